@@ -1,0 +1,40 @@
+"""Kiwi (kiwipiepy): the default backend. Sejong tags, real offsets, lemmas, a batch API."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .base import AnalyzerBase, Morpheme, verb_lemma
+
+_PREDICATES = {"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"}
+
+
+class KiwiAnalyzer(AnalyzerBase):
+    name = "kiwi"
+    tagset = "sejong"
+
+    def __init__(self, num_workers: int = 1):
+        import kiwipiepy
+        from kiwipiepy import Kiwi
+
+        self._kiwi = Kiwi(num_workers=num_workers)
+        self.version = f"kiwipiepy-{kiwipiepy.__version__}"
+
+    @staticmethod
+    def _convert(tokens) -> list[Morpheme]:
+        out = []
+        for t in tokens:
+            tag = t.tag.split("-", 1)[0]  # VA-I / VV-R mark (ir)regular conjugation
+            lemma = verb_lemma(t.form) if tag in _PREDICATES else t.form
+            out.append(Morpheme(t.form, lemma, tag, t.start, t.start + t.len))
+        return out
+
+    def _analyze(self, text: str) -> list[Morpheme]:
+        return self._convert(self._kiwi.tokenize(text))
+
+    def analyze_many(self, texts: Iterable[str]) -> list[list[Morpheme]]:
+        texts = list(texts)
+        out: list[list[Morpheme]] = [[] for _ in texts]
+        todo = [i for i, t in enumerate(texts) if t.strip()]
+        for i, tokens in zip(todo, self._kiwi.tokenize([texts[i] for i in todo])):
+            out[i] = self._convert(tokens)
+        return out

@@ -1,0 +1,142 @@
+"""KoNLPy's JVM analyzers: Okt, Komoran, Hannanum and Kkma (Java via JPype).
+
+KoNLPy does not report offsets, so spans come from :func:`~ktr.analyzers.base.align`.
+Hannanum is tagged with its 22-tag summary (``pos(ntags=22)``, one disambiguated analysis)
+and each morpheme is then refined to the detailed KAIST tag that Hannanum's ``analyze()``
+candidates give for the same word and form (``NC`` → ``ncpa``); where no candidate agrees the
+summary tag is kept, and ``configs/tagsets/kaist22.yaml`` classifies it.
+"""
+from __future__ import annotations
+
+import shutil
+
+from ..errors import BackendUnavailable
+from .base import AnalyzerBase, Morpheme, align, verb_lemma
+
+
+def _require_java() -> None:
+    if shutil.which("java") is None:
+        import os
+
+        if not os.environ.get("JAVA_HOME"):
+            raise BackendUnavailable(
+                "KoNLPy analyzers need a Java runtime (JDK/JRE 8+): install one "
+                "(e.g. apt-get install default-jre-headless) or set JAVA_HOME"
+            )
+
+
+def _konlpy_version(jar: str) -> str:
+    from importlib.metadata import version
+
+    return f"konlpy-{version('konlpy')}+{jar}"
+
+
+class _KonlpyBase(AnalyzerBase):
+    predicate_tags: frozenset[str] = frozenset()
+
+    def _build(self, text: str, pairs: list[tuple[str, str]], lemmas: list[str] | None = None) -> list[Morpheme]:
+        spans = align(text, [form for form, _ in pairs])
+        out = []
+        for i, ((form, tag), (start, end)) in enumerate(zip(pairs, spans)):
+            if lemmas is not None:
+                lemma = lemmas[i]
+            else:
+                lemma = verb_lemma(form) if tag in self.predicate_tags else form
+            out.append(Morpheme(form, lemma, tag, start, end))
+        return out
+
+
+class OktAnalyzer(_KonlpyBase):
+    name = "okt"
+    tagset = "okt"
+
+    def __init__(self):
+        _require_java()
+        from konlpy.tag import Okt
+
+        self._okt = Okt()
+        self.version = _konlpy_version("open-korean-text-2.1.0")
+
+    def _analyze(self, text: str) -> list[Morpheme]:
+        pairs = self._okt.pos(text)
+        stemmed = self._okt.pos(text, stem=True)
+        lemmas = None
+        if len(stemmed) == len(pairs):
+            lemmas = [s if t in ("Verb", "Adjective") else f for (f, t), (s, _) in zip(pairs, stemmed)]
+        return self._build(text, pairs, lemmas)
+
+
+class KomoranAnalyzer(_KonlpyBase):
+    name = "komoran"
+    tagset = "sejong"
+    predicate_tags = frozenset({"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"})
+
+    def __init__(self):
+        _require_java()
+        from konlpy.tag import Komoran
+
+        self._komoran = Komoran()
+        self.version = _konlpy_version("komoran-3.0")
+
+    def _analyze(self, text: str) -> list[Morpheme]:
+        return self._build(text, self._komoran.pos(text))
+
+
+class KkmaAnalyzer(_KonlpyBase):
+    name = "kkma"
+    tagset = "kkma"
+    predicate_tags = frozenset({"VV", "VA", "VXV", "VXA", "VCN", "VCP", "XSV", "XSA"})
+
+    def __init__(self):
+        _require_java()
+        from konlpy.tag import Kkma
+
+        self._kkma = Kkma()
+        self.version = _konlpy_version("kkma-2.0")
+
+    def _analyze(self, text: str) -> list[Morpheme]:
+        return self._build(text, self._kkma.pos(text))
+
+
+def _summary_tag(kaist: str) -> str:
+    """The 22-tag summary of a detailed KAIST tag (``ncpa`` → ``NC``, ``f`` → ``F``)."""
+    return kaist[:2].upper()
+
+
+class HannanumAnalyzer(_KonlpyBase):
+    name = "hannanum"
+    tagset = "kaist"
+    predicate_tags = frozenset({"PV", "PA", "PX", "pvg", "pvd", "paa", "pad", "px"})
+
+    def __init__(self):
+        _require_java()
+        from konlpy.tag import Hannanum
+
+        self._hannanum = Hannanum()
+        self.version = _konlpy_version("jhannanum-0.8.4")
+
+    def _analyze(self, text: str) -> list[Morpheme]:
+        pairs = self._hannanum.pos(text, ntags=22)
+        return self._build(text, self.refine(pairs, self._hannanum.analyze(text)))
+
+    @staticmethod
+    def refine(pairs: list[tuple[str, str]], words: list) -> list[tuple[str, str]]:
+        """Replace summary tags by the detailed tags of the candidate analysis that agrees.
+
+        ``words`` holds, per word, Hannanum's candidate analyses with detailed tags. The
+        candidate whose (form, summary tag) sequence equals the next stretch of ``pairs`` is
+        the one the tagger chose; if no candidate agrees the rest keeps its summary tags.
+        """
+        refined: list[tuple[str, str]] = []
+        i = 0
+        for word in words:
+            for analysis in word:
+                stretch = pairs[i : i + len(analysis)]
+                if [(f, _summary_tag(t)) for f, t in analysis] == [tuple(p) for p in stretch]:
+                    refined.extend((f, t) for f, t in analysis)
+                    i += len(analysis)
+                    break
+            else:
+                break
+        refined.extend(pairs[i:])
+        return refined

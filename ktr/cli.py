@@ -1,0 +1,130 @@
+"""Command line: ``ktr score``, ``ktr keywords``. Thin: parse, call the library, report errors."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .config import Config
+from .errors import KtrError
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def _config(args: argparse.Namespace) -> Config:
+    config = Config.from_yaml(args.config) if args.config else Config()
+    if getattr(args, "analyzer", None):
+        config = config.replace(analyzer=args.analyzer)
+    return config
+
+
+def _system_name(path: str, taken: set[str]) -> str:
+    name = Path(path).name
+    for suffix in (".en", ".txt"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    base, n = name, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .report import as_json, as_text, as_tsv
+    from .scorer import Scorer
+    from .textio import read_lines
+
+    if args.sample:
+        from . import sample
+
+        files = sample.paths()
+        source_path = str(files["source"])
+        hyp_paths = [str(files[n]) for n in sample.SYSTEMS]
+        ref_paths = args.ref or [str(files["reference"])]
+    else:
+        if not args.src or not args.hyp:
+            raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+        source_path, hyp_paths, ref_paths = args.src, args.hyp, args.ref or []
+    sources = read_lines(source_path)
+    taken: set[str] = set()
+    systems = {}
+    for path in hyp_paths:
+        lines = read_lines(path, allow_empty=True)
+        if len(lines) != len(sources):
+            raise KtrError(f"line counts differ: {source_path} has {len(sources)} lines, "
+                           f"{path} has {len(lines)}; nothing was scored")
+        systems[_system_name(path, taken)] = lines
+    references = []
+    for path in ref_paths:
+        lines = read_lines(path, allow_empty=True)
+        if len(lines) != len(sources):
+            raise KtrError(f"line counts differ: {source_path} has {len(sources)} lines, "
+                           f"{path} has {len(lines)}; nothing was scored")
+        references.append(lines)
+    scorer = Scorer(_config(args))
+    report = scorer.score(sources, systems, references or None)
+    if args.format == "json":
+        text = as_json(report, sentences=args.sentences)
+        sys.stdout.write(text + "\n")
+    elif args.format == "tsv":
+        sys.stdout.write(as_tsv(report))
+    else:
+        sys.stdout.write(as_text(report, sentences=args.sentences))
+    return EXIT_OK
+
+
+def cmd_keywords(args: argparse.Namespace) -> int:
+    from .scorer import Scorer
+    from .textio import read_lines
+
+    sources = read_lines(args.src)
+    scorer = Scorer(_config(args))
+    for kws in scorer.keywords(sources):
+        sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
+    parser.add_argument("--version", action="version", version=f"ktr {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("score", help="score MT outputs against a Korean source")
+    p.add_argument("-s", "--src", help="Korean source file, one sentence per line")
+    p.add_argument("-t", "--hyp", nargs="+", help="English MT output file(s), one per system")
+    p.add_argument("-r", "--ref", nargs="+", help="reference translation(s): adds BLEU and chrF")
+    p.add_argument("-c", "--config", help="YAML config (see configs/default.yaml)")
+    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
+    p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
+    p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("keywords", help="print each source line's keywords as lemma/tag")
+    p.add_argument("-s", "--src", required=True, help="Korean source file")
+    p.add_argument("-c", "--config", help="YAML config")
+    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    p.set_defaults(func=cmd_keywords)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KtrError as exc:
+        print(f"ktr: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("ktr: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""Scoring options as a typed, strict dataclass; YAML keys map 1:1 to its fields."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import ConfigError
+from .keywords import CLASSES
+
+AGGREGATIONS = ("macro", "micro")
+NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
+MISSING_POLICIES = ("miss", "exclude")
+MATCH_STAGES = ("exact",)
+
+#: the paper's keyword classes (all of them)
+DEFAULT_CLASSES: tuple[str, ...] = CLASSES
+
+
+@dataclass(frozen=True)
+class Config:
+    """How ktr scores. Every field has a documented default; see README "Configuration"."""
+
+    analyzer: str = "kiwi"
+    """Morphological analyzer: kiwi, mecab, okt, komoran, hannanum, kkma."""
+    classes: tuple[str, ...] = DEFAULT_CLASSES
+    """Keyword classes that count."""
+    lexicons: tuple[str, ...] = ("core",)
+    """Lexicons by shipped name or path, stacked in order."""
+    matching: tuple[str, ...] = ("exact",)
+    """Matching stages, in cascade order."""
+    aggregation: str = "macro"
+    """Headline corpus score: macro (mean of sentence scores, the paper) or micro."""
+    no_keywords: str = "exclude"
+    """Sentences without keywords: exclude from the mean, or score them zero or one."""
+    missing_in_lexicon: str = "miss"
+    """Keywords without a lexicon entry: miss (count as not transferred) or exclude."""
+
+    def __post_init__(self) -> None:
+        _choice("aggregation", self.aggregation, AGGREGATIONS)
+        _choice("no_keywords", self.no_keywords, NO_KEYWORD_POLICIES)
+        _choice("missing_in_lexicon", self.missing_in_lexicon, MISSING_POLICIES)
+        for c in self.classes:
+            _choice("classes", c, CLASSES)
+        if not self.classes:
+            raise ConfigError("classes: at least one keyword class is needed")
+        for s in self.matching:
+            _choice("matching", s, MATCH_STAGES)
+        if not self.lexicons:
+            raise ConfigError("lexicons: at least one lexicon is needed")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "config") -> "Config":
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}: expected a mapping of options, got {type(data).__name__}")
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in fields:
+                raise ConfigError(f"{where}: unknown key {key!r}; valid keys: {', '.join(fields)}")
+            default = fields[key].default
+            if isinstance(default, tuple):
+                if isinstance(value, str):
+                    value = [value]
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise ConfigError(f"{where}: {key} must be a list of strings")
+                value = tuple(value)
+            elif not isinstance(value, type(default)):
+                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {value!r}")
+            kwargs[key] = value
+        try:
+            return cls(**kwargs)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+
+    @classmethod
+    def from_yaml(cls, path: str | Path) -> "Config":
+        p = Path(path)
+        try:
+            data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = f":{mark.line + 1}" if mark is not None else ""
+            raise ConfigError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        return cls.from_dict(data or {}, where=str(path))
+
+    def replace(self, **changes: Any) -> "Config":
+        return dataclasses.replace(self, **changes)
+
+
+def _choice(key: str, value: Any, valid: tuple[str, ...]) -> None:
+    if value not in valid:
+        raise ConfigError(f"{key}: {value!r} is not valid; choose one of: {', '.join(valid)}")

@@ -1,0 +1,25 @@
+"""Exceptions raised by ktr's library code.
+
+Library code raises these; only the command line turns them into messages and exit codes.
+"""
+from __future__ import annotations
+
+
+class KtrError(Exception):
+    """Base class of every error ktr reports to a user."""
+
+
+class InputError(KtrError, ValueError):
+    """A user's file or argument is unusable (unreadable, bad encoding, wrong length...)."""
+
+
+class ConfigError(KtrError, ValueError):
+    """A configuration key or value is invalid."""
+
+
+class LexiconError(KtrError, ValueError):
+    """A lexicon file does not follow the documented format."""
+
+
+class BackendUnavailable(KtrError, RuntimeError):
+    """An analyzer backend (or a resource it needs) is not installed."""

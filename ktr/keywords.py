@@ -1,0 +1,98 @@
+"""Morphemes → keywords, using the per-tagset class tables in ``configs/tagsets/``.
+
+A keyword is a content morpheme (the paper's classes: determiners, nouns incl. bound nouns,
+numerals, pronouns, proper nouns, verbs, adjectives, adverbs, and digit strings). Which tags
+belong to which class is data; which classes count is an option.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import yaml
+
+from .analyzers.base import Morpheme
+from .errors import ConfigError
+from .resources import configs_dir
+
+#: every keyword class, in the order reports list them
+CLASSES: tuple[str, ...] = (
+    "noun", "proper_noun", "bound_noun", "pronoun", "numeral", "digits",
+    "verb", "adjective", "adverb", "determiner",
+)
+_DIGITS = re.compile(r"[0-9][0-9,.]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A keyword of a source sentence: dictionary form, analyzer tag, class, source span."""
+
+    lemma: str
+    tag: str
+    cls: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class TagTable:
+    name: str
+    tag_class: dict[str, str]
+    roots: dict[str, dict[str, str]]
+    suffix_tags: frozenset[str]
+    suffix_forms: frozenset[str]
+
+    def class_of(self, tag: str) -> str | None:
+        return self.tag_class.get(tag)
+
+
+@lru_cache(maxsize=None)
+def load_tagset(name: str) -> TagTable:
+    """Load ``configs/tagsets/NAME.yaml``."""
+    path = configs_dir() / "tagsets" / f"{name}.yaml"
+    if not path.is_file():
+        raise ConfigError(f"no tag table for tagset {name!r} (looked for {path})")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    tag_class: dict[str, str] = {}
+    for cls, tags in data["classes"].items():
+        if cls not in CLASSES:
+            raise ConfigError(f"{path}: unknown keyword class {cls!r}; valid: {', '.join(CLASSES)}")
+        for tag in tags:
+            tag_class[tag] = cls
+    suffixes = data.get("noun_suffixes") or {}
+    return TagTable(
+        name=data["name"],
+        tag_class=tag_class,
+        roots=data.get("roots") or {},
+        suffix_tags=frozenset(suffixes.get("tags", ())),
+        suffix_forms=frozenset(suffixes.get("forms", ())),
+    )
+
+
+_NOUNISH = {"noun", "proper_noun"}
+
+
+def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] | set[str]) -> list[Keyword]:
+    """The keywords of one analysed sentence, in source order."""
+    out: list[Keyword] = []
+    i, n = 0, len(morphemes)
+    while i < n:
+        m = morphemes[i]
+        nxt = morphemes[i + 1] if i + 1 < n else None
+        cls = table.class_of(m.tag)
+        lemma, end, used = m.lemma, m.end, 1
+        derived = table.roots.get(m.tag)
+        if derived and nxt is not None and nxt.tag in derived:
+            cls, lemma, end, used = derived[nxt.tag], m.form + nxt.form + "다", nxt.end, 2
+        elif cls in _NOUNISH and nxt is not None and nxt.tag in table.suffix_tags and nxt.form in table.suffix_forms:
+            lemma, end, used = m.lemma + nxt.form, nxt.end, 2
+        if cls is not None:
+            digits = _DIGITS.search(m.form) if cls in ("digits", "numeral") else None
+            if cls == "digits" or (digits is not None and digits.group() == m.form):
+                cls = "digits"
+                lemma = digits.group().replace(",", "") if digits else m.form
+            if cls in classes:
+                out.append(Keyword(lemma, m.tag, cls, m.start, end))
+        i += used
+    return out

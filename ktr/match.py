@@ -1,0 +1,182 @@
+"""Matching keywords against an English output.
+
+Matching stages propose *candidates*: (keyword, equivalent, token span, how). Then one
+assignment picks which candidates count, under the rule that an output token credits at most
+one keyword, maximising the number of transferred keywords.
+
+Ties between assignments of the same size are broken by preference, keyword by keyword in
+source order: an earlier stage beats a later one, then an equivalent listed earlier in the
+lexicon, then the leftmost position in the output. The assignment is exact for each group of
+keywords that compete for tokens when the group has at most ``EXACT_LIMIT`` keywords; larger
+groups (rare: many repeats of the same word) are matched greedily in preference order followed
+by augmenting paths, which is still optimal when the competing equivalents are single words.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .english import phrase
+
+EXACT_LIMIT = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    keyword: int            # index of the keyword in the sentence
+    equivalent: str         # the lexicon equivalent that matched
+    start: int              # token span [start, end) in the output
+    end: int
+    how: str                # stage name
+    rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
+
+
+#: a stage: (keyword index, equivalents, output tokens, positions index) -> candidates
+Stage = Callable[[int, Sequence[str], Sequence[str], dict[str, list[int]], int], list[Candidate]]
+
+
+def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
+    positions: dict[str, list[int]] = {}
+    for i, tok in enumerate(tokens):
+        positions.setdefault(tok, []).append(i)
+    return positions
+
+
+def exact_stage(k: int, equivalents: Sequence[str], tokens: Sequence[str],
+                positions: dict[str, list[int]], order: int) -> list[Candidate]:
+    """Equivalents that occur verbatim (after tokenization and case folding)."""
+    out = []
+    for e_rank, equivalent in enumerate(equivalents):
+        words = phrase(equivalent)
+        if not words:
+            continue
+        for start in positions.get(words[0], ()):
+            end = start + len(words)
+            if tuple(tokens[start:end]) == words:
+                out.append(Candidate(k, equivalent, start, end, "exact", (order, e_rank, start)))
+    return out
+
+
+STAGES: dict[str, Stage] = {"exact": exact_stage}
+
+
+def _components(cands: list[list[Candidate]]) -> list[list[int]]:
+    """Groups of keywords that compete for at least one output token."""
+    parent = list(range(len(cands)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    owner: dict[int, int] = {}
+    for k, lst in enumerate(cands):
+        for c in lst:
+            for t in range(c.start, c.end):
+                if t in owner:
+                    parent[find(k)] = find(owner[t])
+                else:
+                    owner[t] = k
+    groups: dict[int, list[int]] = {}
+    for k, lst in enumerate(cands):
+        if lst:
+            groups.setdefault(find(k), []).append(k)
+    return list(groups.values())
+
+
+def _exact_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, Candidate]:
+    best: dict[int, Candidate] = {}
+    best_size = -1
+    chosen: dict[int, Candidate] = {}
+    used: set[int] = set()
+
+    def search(i: int) -> None:
+        nonlocal best, best_size
+        if len(chosen) + (len(group) - i) <= best_size:
+            return
+        if i == len(group):
+            best, best_size = dict(chosen), len(chosen)
+            return
+        k = group[i]
+        for c in cands[k]:
+            span = range(c.start, c.end)
+            if used.isdisjoint(span):
+                chosen[k] = c
+                used.update(span)
+                search(i + 1)
+                used.difference_update(span)
+                del chosen[k]
+        search(i + 1)
+
+    search(0)
+    return best
+
+
+def _greedy_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, Candidate]:
+    owner: dict[int, int] = {}          # token -> keyword
+    chosen: dict[int, Candidate] = {}
+
+    def try_assign(k: int, seen: set[int]) -> bool:
+        for c in cands[k]:
+            span = range(c.start, c.end)
+            blockers = {owner[t] for t in span if t in owner}
+            if not blockers:
+                _take(k, c)
+                return True
+            if len(blockers) == 1 and c.end - c.start == 1:
+                other = blockers.pop()
+                if other in seen:
+                    continue
+                seen.add(other)
+                old = chosen.pop(other)
+                for t in range(old.start, old.end):
+                    del owner[t]
+                _take(k, c)
+                if try_assign(other, seen):
+                    return True
+                _release(k)
+                _take(other, old)
+        return False
+
+    def _take(k: int, c: Candidate) -> None:
+        chosen[k] = c
+        for t in range(c.start, c.end):
+            owner[t] = k
+
+    def _release(k: int) -> None:
+        c = chosen.pop(k)
+        for t in range(c.start, c.end):
+            del owner[t]
+
+    for k in group:
+        try_assign(k, {k})
+    return chosen
+
+
+def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
+    """Choose at most one candidate per keyword, token-disjoint, maximising the count."""
+    for lst in cands:
+        lst.sort(key=lambda c: c.rank)
+    result: dict[int, Candidate] = {}
+    for group in _components(cands):
+        if len(group) == 1:
+            result[group[0]] = cands[group[0]][0]
+        elif len(group) <= EXACT_LIMIT:
+            result.update(_exact_assign(group, cands))
+        else:
+            result.update(_greedy_assign(group, cands))
+    return result
+
+
+def match_sentence(equivalents: Sequence[Sequence[str]], tokens: Sequence[str],
+                   stages: Sequence[str] = ("exact",)) -> dict[int, Candidate]:
+    """Match each keyword's equivalents against ``tokens``; returns keyword index → candidate."""
+    positions = token_positions(tokens)
+    cands: list[list[Candidate]] = []
+    for k, eqs in enumerate(equivalents):
+        lst: list[Candidate] = []
+        for order, name in enumerate(stages):
+            lst.extend(STAGES[name](k, eqs, tokens, positions, order))
+        cands.append(lst)
+    return assign(cands)

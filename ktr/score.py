@@ -1,0 +1,177 @@
+"""Per-sentence statistics, corpus aggregation and the signature.
+
+Statistics first, scores last: each sentence yields ``(counted, transferred)`` once; macro and
+micro averages (and later bootstrap resampling) are computed from those numbers in one place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .keywords import Keyword
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordResult:
+    """One keyword of one sentence and what became of it."""
+
+    keyword: Keyword
+    equivalents: tuple[str, ...]
+    in_lexicon: bool
+    entry: str | None        # lexicon entry used ("유명하다/adjective"), None for digits/missing
+    lookup: str | None       # how the entry was found: entry, other-class, derived, digits
+    matched: str | None      # the equivalent found in the output
+    how: str | None          # the matching stage that found it
+    span: tuple[int, int] | None  # output token span of the match
+
+    @property
+    def transferred(self) -> bool:
+        return self.matched is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        k = self.keyword
+        return {
+            "lemma": k.lemma, "tag": k.tag, "class": k.cls, "start": k.start, "end": k.end,
+            "equivalents": list(self.equivalents), "in_lexicon": self.in_lexicon,
+            "entry": self.entry, "lookup": self.lookup,
+            "matched": self.matched, "how": self.how,
+            "token_span": list(self.span) if self.span else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceResult:
+    """One output line: its keywords and the statistics the corpus score is built from."""
+
+    index: int
+    keywords: tuple[KeywordResult, ...]
+    counted: int        # keywords in the denominator (depends on the missing-in-lexicon policy)
+    transferred: int
+
+    @property
+    def score(self) -> float | None:
+        """transferred / counted; ``None`` when no keyword counts."""
+        return self.transferred / self.counted if self.counted else None
+
+    @property
+    def missing(self) -> int:
+        return sum(not k.in_lexicon for k in self.keywords)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "score": self.score, "keywords_counted": self.counted,
+            "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
+        }
+
+
+def sentence_stats(index: int, results: Sequence[KeywordResult], missing_policy: str) -> SentenceResult:
+    counted = [r for r in results if r.in_lexicon or missing_policy == "miss"]
+    return SentenceResult(index, tuple(results), len(counted), sum(r.transferred for r in counted))
+
+
+def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
+    """Mean of sentence scores (the paper). ``stats`` are (counted, transferred) pairs."""
+    total, n = 0.0, 0
+    for counted, transferred in stats:
+        if counted:
+            total += transferred / counted
+            n += 1
+        elif no_keywords != "exclude":
+            total += 1.0 if no_keywords == "one" else 0.0
+            n += 1
+    return total / n if n else None
+
+
+def micro(stats: Sequence[tuple[int, int]]) -> float | None:
+    """All transferred keywords / all counted keywords."""
+    counted = sum(c for c, _ in stats)
+    return sum(t for _, t in stats) / counted if counted else None
+
+
+@dataclass
+class SystemResult:
+    """The corpus-level result of one system (one hypothesis file)."""
+
+    name: str
+    sentences: list[SentenceResult]
+    aggregation: str
+    no_keywords: str
+    bleu: float | None = None
+    chrf: float | None = None
+
+    @property
+    def stats(self) -> list[tuple[int, int]]:
+        return [(s.counted, s.transferred) for s in self.sentences]
+
+    @property
+    def ktr_macro(self) -> float | None:
+        return macro(self.stats, self.no_keywords)
+
+    @property
+    def ktr_micro(self) -> float | None:
+        return micro(self.stats)
+
+    @property
+    def ktr(self) -> float | None:
+        """The headline score, by the configured aggregation."""
+        return self.ktr_macro if self.aggregation == "macro" else self.ktr_micro
+
+    def summary(self) -> dict[str, Any]:
+        kws = [k for s in self.sentences for k in s.keywords]
+        return {
+            "name": self.name,
+            "ktr": self.ktr,
+            "ktr_macro": self.ktr_macro,
+            "ktr_micro": self.ktr_micro,
+            "sentences": len(self.sentences),
+            "sentences_scored": sum(1 for s in self.sentences if s.counted),
+            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords),
+            "keywords": len(kws),
+            "keywords_counted": sum(s.counted for s in self.sentences),
+            "transferred": sum(s.transferred for s in self.sentences),
+            "keywords_not_in_lexicon": sum(not k.in_lexicon for k in kws),
+            "bleu": self.bleu,
+            "chrf": self.chrf,
+        }
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Everything needed to reproduce a score (sacreBLEU-style), in a full and a short form."""
+
+    ktr_version: str
+    analyzer: str
+    analyzer_version: str
+    tagset: str
+    lexicons: tuple[str, ...]
+    lexicon_hash: str
+    classes: tuple[str, ...]
+    matching: tuple[str, ...]
+    aggregation: str
+    no_keywords: str
+    missing_in_lexicon: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def full(self) -> dict[str, Any]:
+        return {
+            "ktr": self.ktr_version, "analyzer": self.analyzer,
+            "analyzer_version": self.analyzer_version, "tagset": self.tagset,
+            "lexicons": list(self.lexicons), "lexicon_hash": self.lexicon_hash,
+            "classes": list(self.classes), "matching": list(self.matching),
+            "aggregation": self.aggregation, "no_keywords": self.no_keywords,
+            "missing_in_lexicon": self.missing_in_lexicon, **self.extra,
+        }
+
+    def short(self) -> str:
+        parts = [
+            f"ktr:{self.ktr_version}",
+            f"ana:{self.analyzer}@{self.analyzer_version}",
+            f"lex:{'+'.join(self.lexicons)}@{self.lexicon_hash[:10]}",
+            f"cls:{','.join(self.classes)}",
+            f"match:{','.join(self.matching)}",
+            f"avg:{self.aggregation}",
+            f"nokw:{self.no_keywords}",
+            f"oov:{self.missing_in_lexicon}",
+        ]
+        parts += [f"{k}:{v}" for k, v in self.extra.items()]
+        return "|".join(parts)

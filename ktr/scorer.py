@@ -1,0 +1,154 @@
+"""The pipeline: analyse sources once, look keywords up once, match every system against them.
+
+This is the Python API; the command line is a thin layer over it::
+
+    from ktr import Scorer
+    report = Scorer().score(sources, {"mt1": hyps1, "mt2": hyps2}, references=[refs])
+    print(report.systems[0].ktr, report.signature.short())
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from . import __version__
+from .analyzers import Analyzer, get_analyzer
+from .config import Config
+from .english import tokenize
+from .errors import InputError
+from .keywords import Keyword, extract, load_tagset
+from .lexicon import Lexicon, load_lexicon
+from .lexicon.format import Lookup
+from .match import match_sentence
+from .metrics import reference_metrics
+from .score import KeywordResult, Signature, SystemResult, sentence_stats
+
+
+@dataclass
+class Report:
+    """Results of scoring one or more systems on one source."""
+
+    signature: Signature
+    systems: list[SystemResult]
+    sacrebleu: dict[str, str] | None = None
+
+    def to_dict(self, sentences: bool = False) -> dict[str, Any]:
+        systems = []
+        for s in self.systems:
+            d = s.summary()
+            if sentences:
+                d["segments"] = [seg.to_dict() for seg in s.sentences]
+            systems.append(d)
+        return {
+            "signature": {"short": self.signature.short(), "full": self.signature.full()},
+            "sacrebleu": self.sacrebleu,
+            "systems": systems,
+        }
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A source corpus analysed and looked up, ready to be matched against any output."""
+
+    keywords: list[list[Keyword]]
+    lookups: list[list[Lookup | None]]
+
+
+class Scorer:
+    """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
+
+    def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
+                 lexicon: Lexicon | None = None):
+        self.config = config or Config()
+        self.analyzer = analyzer or get_analyzer(self.config.analyzer)
+        self.table = load_tagset(self.analyzer.tagset)
+        self.lexicon = lexicon or load_lexicon(self.config.lexicons)
+        self._classes = frozenset(self.config.classes)
+
+    @classmethod
+    def from_yaml(cls, path: str) -> "Scorer":
+        return cls(Config.from_yaml(path))
+
+    @property
+    def signature(self) -> Signature:
+        c = self.config
+        return Signature(
+            ktr_version=__version__, analyzer=self.analyzer.name,
+            analyzer_version=self.analyzer.version, tagset=self.table.name,
+            lexicons=c.lexicons, lexicon_hash=self.lexicon.digest, classes=c.classes,
+            matching=c.matching, aggregation=c.aggregation, no_keywords=c.no_keywords,
+            missing_in_lexicon=c.missing_in_lexicon,
+        )
+
+    def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
+        """The keywords of each source sentence."""
+        analyses = self.analyzer.analyze_many(sources)
+        return [extract(m, self.table, self._classes) for m in analyses]
+
+    def prepare(self, sources: Sequence[str]) -> Prepared:
+        keywords = self.keywords(sources)
+        lookups = [[self.lexicon.lookup(k.lemma, k.cls) for k in kws] for kws in keywords]
+        return Prepared(keywords, lookups)
+
+    def score_prepared(self, prepared: Prepared, name: str, hypotheses: Sequence[str]) -> SystemResult:
+        if len(hypotheses) != len(prepared.keywords):
+            raise InputError(
+                f"line counts differ: source has {len(prepared.keywords)} lines, "
+                f"{name} has {len(hypotheses)}; nothing was scored"
+            )
+        sentences = []
+        policy = self.config.missing_in_lexicon
+        for index, (kws, lookups, hyp) in enumerate(zip(prepared.keywords, prepared.lookups, hypotheses)):
+            tokens = tokenize(hyp)
+            equivalents = [lk.equivalents if lk else () for lk in lookups]
+            chosen = match_sentence(equivalents, tokens, self.config.matching)
+            results = []
+            for i, (kw, lk) in enumerate(zip(kws, lookups)):
+                cand = chosen.get(i)
+                results.append(KeywordResult(
+                    keyword=kw,
+                    equivalents=lk.equivalents if lk else (),
+                    in_lexicon=lk is not None,
+                    entry=f"{lk.entry.lemma}/{lk.entry.cls}" if lk and lk.entry else None,
+                    lookup=lk.via if lk else None,
+                    matched=cand.equivalent if cand else None,
+                    how=cand.how if cand else None,
+                    span=(cand.start, cand.end) if cand else None,
+                ))
+            sentences.append(sentence_stats(index, results, policy))
+        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
+
+    def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
+              references: Sequence[Sequence[str]] | None = None) -> Report:
+        """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
+        ``references`` (optional) is a list of reference streams, each as long as ``sources``."""
+        if isinstance(hypotheses, Mapping):
+            systems = dict(hypotheses)
+        else:
+            systems = {"system": hypotheses}
+        if not systems:
+            raise InputError("no hypothesis given")
+        if isinstance(sources, str):
+            raise InputError("sources must be a list of lines, not one string")
+        if not sources:
+            raise InputError("the source is empty: nothing to score")
+        references = list(references or [])
+        for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
+            if isinstance(lines, str):
+                raise InputError(f"{name}: expected a list of lines, not one string")
+            if len(lines) != len(sources):
+                raise InputError(
+                    f"line counts differ: source has {len(sources)} lines, {name} has {len(lines)}; "
+                    "nothing was scored"
+                )
+        prepared = self.prepare(sources)
+        results = []
+        signatures = None
+        for name, lines in systems.items():
+            result = self.score_prepared(prepared, name, lines)
+            if references:
+                metrics = reference_metrics(lines, references)
+                result.bleu, result.chrf = metrics["bleu"][0], metrics["chrf"][0]
+                signatures = {k: v[1] for k, v in metrics.items()}
+            results.append(result)
+        return Report(self.signature, results, signatures)

@@ -33,6 +33,7 @@ class Keyword:
     cls: str
     start: int
     end: int
+    base: str | None = None  # the noun before a joined suffix (손 of 손님), tried if lemma has no entry
 
 
 @dataclass(frozen=True)
@@ -81,18 +82,18 @@ def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] 
         m = morphemes[i]
         nxt = morphemes[i + 1] if i + 1 < n else None
         cls = table.class_of(m.tag)
-        lemma, end, used = m.lemma, m.end, 1
+        lemma, end, used, base = m.lemma, m.end, 1, None
         derived = table.roots.get(m.tag)
         if derived and nxt is not None and nxt.tag in derived:
             cls, lemma, end, used = derived[nxt.tag], m.form + nxt.form + "다", nxt.end, 2
         elif cls in _NOUNISH and nxt is not None and nxt.tag in table.suffix_tags and nxt.form in table.suffix_forms:
-            lemma, end, used = m.lemma + nxt.form, nxt.end, 2
+            lemma, end, used, base = m.lemma + nxt.form, nxt.end, 2, m.lemma
         if cls is not None:
             digits = _DIGITS.search(m.form) if cls in ("digits", "numeral") else None
             if cls == "digits" or (digits is not None and digits.group() == m.form):
                 cls = "digits"
                 lemma = digits.group().replace(",", "") if digits else m.form
             if cls in classes:
-                out.append(Keyword(lemma, m.tag, cls, m.start, end))
+                out.append(Keyword(lemma, m.tag, cls, m.start, end, base))
         i += used
     return out

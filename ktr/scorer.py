@@ -87,8 +87,14 @@ class Scorer:
 
     def prepare(self, sources: Sequence[str]) -> Prepared:
         keywords = self.keywords(sources)
-        lookups = [[self.lexicon.lookup(k.lemma, k.cls) for k in kws] for kws in keywords]
+        lookups = [[self._lookup(k) for k in kws] for kws in keywords]
         return Prepared(keywords, lookups)
+
+    def _lookup(self, keyword: Keyword) -> Lookup | None:
+        found = self.lexicon.lookup(keyword.lemma, keyword.cls)
+        if found is None and keyword.base:
+            found = self.lexicon.lookup(keyword.base, keyword.cls)
+        return found
 
     def score_prepared(self, prepared: Prepared, name: str, hypotheses: Sequence[str]) -> SystemResult:
         if len(hypotheses) != len(prepared.keywords):

@@ -8,21 +8,32 @@ summary tag is kept, and ``configs/tagsets/kaist22.yaml`` classifies it.
 """
 from __future__ import annotations
 
+import os
 import shutil
 
 from ..errors import BackendUnavailable
 from .base import AnalyzerBase, Morpheme, align, verb_lemma
 
 
-def _require_java() -> None:
-    if shutil.which("java") is None:
-        import os
+#: JVM heap in MB; KoNLPy's own default (1024) is too small for several analyzers in one JVM
+DEFAULT_HEAP_MB = 3072
 
-        if not os.environ.get("JAVA_HOME"):
-            raise BackendUnavailable(
-                "KoNLPy analyzers need a Java runtime (JDK/JRE 8+): install one "
-                "(e.g. apt-get install default-jre-headless) or set JAVA_HOME"
-            )
+
+def _require_java() -> None:
+    """Check for Java, then start KoNLPy's JVM once with a heap of ``KTR_JVM_HEAP_MB`` MB."""
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise BackendUnavailable(
+            "KoNLPy analyzers need a Java runtime (JDK/JRE 8+): install one "
+            "(e.g. apt-get install default-jre-headless) or set JAVA_HOME"
+        )
+    import jpype
+    from konlpy import jvm
+
+    if not jpype.isJVMStarted():
+        heap = os.environ.get("KTR_JVM_HEAP_MB", str(DEFAULT_HEAP_MB))
+        if not heap.isdigit():
+            raise BackendUnavailable(f"KTR_JVM_HEAP_MB must be a number of megabytes, got {heap!r}")
+        jvm.init_jvm(max_heap_size=int(heap))
 
 
 def _konlpy_version(jar: str) -> str:

@@ -1,0 +1,41 @@
+"""Shared fixtures: real analyzers, built once per test session."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ktr.analyzers import get_analyzer
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+SHARED = ROOT.parent / "shared" / "data"
+
+_analyzers: dict[str, object] = {}
+
+
+def analyzer(name: str):
+    if name not in _analyzers:
+        _analyzers[name] = get_analyzer(name)
+    return _analyzers[name]
+
+
+@pytest.fixture(scope="session")
+def kiwi():
+    return analyzer("kiwi")
+
+
+@pytest.fixture(scope="session")
+def hannanum():
+    return analyzer("hannanum")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not (SHARED / "news-dev.ko").is_file():
+        pytest.skip(f"shared parallel data not found at {SHARED}")
+    return SHARED
+
+
+requires_java = pytest.mark.skipif(shutil.which("java") is None, reason="Java runtime not installed")

@@ -1,0 +1,187 @@
+"""The command line, run as a user runs it: a subprocess, real files, real analyzers."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ktr import Config, Scorer
+from ktr.sample import paths as sample_paths
+from ktr.textio import read_lines
+from tests.conftest import DATA, ROOT
+
+GOLDEN = DATA / "sample.golden.json"
+GOLDEN_CONFIG = DATA / "golden.yaml"
+
+
+def ktr(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "ktr.cli", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+
+
+def assert_clean_error(proc, *fragments):
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    line = proc.stderr.strip()
+    assert line.startswith("ktr: error: ") and "\n" not in line, line
+    for f in fragments:
+        assert f in line, line
+
+
+def stable(doc):
+    """The golden comparison leaves out version strings, which change with upgrades."""
+    doc = dict(doc)
+    sig = doc.pop("signature")
+    assert set(sig) == {"short", "full"}
+    assert doc.pop("sacrebleu")["bleu"].startswith("nrefs:1|")
+    return doc
+
+
+def golden_args():
+    p = sample_paths()
+    return ["score", "-s", p["source"], "-t", p["fluent"], p["wordsalad"], "-r", p["reference"],
+            "-c", GOLDEN_CONFIG, "-f", "json", "--sentences"]
+
+
+def test_golden_json():
+    proc = ktr(*golden_args())
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    if os.environ.get("KTR_UPDATE_GOLDEN"):
+        GOLDEN.write_text(json.dumps(got, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    assert stable(got) == stable(json.loads(GOLDEN.read_text(encoding="utf-8")))
+
+
+def test_json_contract_keys():
+    doc = json.loads(ktr(*golden_args()).stdout)
+    system = doc["systems"][0]
+    for key in ("name", "ktr", "ktr_micro", "sentences", "sentences_scored", "sentences_without_keywords",
+                "keywords", "transferred", "keywords_not_in_lexicon", "bleu", "chrf", "segments"):
+        assert key in system
+    assert [s["index"] for s in system["segments"]] == list(range(20))
+    kw = system["segments"][0]["keywords"][0]
+    for key in ("lemma", "tag", "class", "equivalents", "matched", "how", "in_lexicon"):
+        assert key in kw
+    full = doc["signature"]["full"]
+    for key in ("ktr", "analyzer", "analyzer_version", "lexicon_hash", "classes", "matching", "aggregation"):
+        assert full[key]
+
+
+def test_api_gives_the_cli_numbers():
+    p = sample_paths()
+    scorer = Scorer(Config.from_yaml(GOLDEN_CONFIG))
+    report = scorer.score(read_lines(p["source"]),
+                          {"travel.fluent": read_lines(p["fluent"]), "travel.wordsalad": read_lines(p["wordsalad"])},
+                          references=[read_lines(p["reference"])])
+    assert stable(report.to_dict(sentences=True)) == stable(json.loads(ktr(*golden_args()).stdout))
+
+
+def test_text_output_and_sample():
+    proc = ktr("score", "--sample")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for name in ("travel.fluent", "travel.literal", "travel.wordsalad", "signature: ktr:", "sacrebleu bleu:"):
+        assert name in out
+
+
+def test_without_references_bleu_is_null(tmp_path):
+    p = sample_paths()
+    doc = json.loads(ktr("score", "-s", p["source"], "-t", p["literal"], "-f", "json").stdout)
+    assert doc["systems"][0]["bleu"] is None and doc["systems"][0]["chrf"] is None
+    assert doc["sacrebleu"] is None
+
+
+def test_keywords_command(tmp_path):
+    src = tmp_path / "src.ko"
+    src.write_text("제일 유명한 백화점이 어디에요?\n\n", encoding="utf-8")
+    proc = ktr("keywords", "-s", src)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "제일/MAG 유명/NNG 백화점/NNG 어디/NP\n\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    src = tmp_path / "src.ko"
+    src.write_text("방 열쇠 여기 있습니다.\n삼 층 방은 314호실입니다.\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.en"
+    hyp.write_text("Here is the room key.\nThe room is 314.\n", encoding="utf-8")
+    return src, hyp, tmp_path
+
+
+def test_line_count_mismatch(files):
+    src, hyp, tmp = files
+    short = tmp / "short.en"
+    short.write_text("one line\n", encoding="utf-8")
+    assert_clean_error(ktr("score", "-s", src, "-t", hyp, short), "src.ko has 2 lines", "short.en has 1", "nothing was scored")
+    assert_clean_error(ktr("score", "-s", src, "-t", hyp, "-r", short), "short.en has 1")
+
+
+def test_missing_file_and_empty_file(files):
+    src, hyp, tmp = files
+    assert_clean_error(ktr("score", "-s", tmp / "nope.ko", "-t", hyp), "nope.ko: no such file")
+    empty = tmp / "empty.ko"
+    empty.write_bytes(b"")
+    assert_clean_error(ktr("score", "-s", empty, "-t", hyp), "empty.ko: file is empty")
+
+
+def test_invalid_utf8(files):
+    src, hyp, tmp = files
+    bad = tmp / "bad.en"
+    bad.write_bytes(b"fine\nbro\xc3ken\n")
+    assert_clean_error(ktr("score", "-s", src, "-t", bad), "bad.en:2: invalid UTF-8 at byte 3")
+
+
+def test_crlf_and_bom_give_the_same_scores(files):
+    src, hyp, tmp = files
+    crlf = tmp / "crlf.en"
+    crlf.write_bytes(b"\xef\xbb\xbf" + hyp.read_bytes().replace(b"\n", b"\r\n"))
+    src_crlf = tmp / "crlf.ko"
+    src_crlf.write_bytes(b"\xef\xbb\xbf" + src.read_bytes().replace(b"\n", b"\r\n"))
+    a = json.loads(ktr("score", "-s", src, "-t", hyp, "-f", "json", "--sentences").stdout)["systems"][0]
+    b = json.loads(ktr("score", "-s", src_crlf, "-t", crlf, "-f", "json", "--sentences").stdout)["systems"][0]
+    a.pop("name"), b.pop("name")
+    assert a == b
+
+
+def test_empty_lines_have_defined_results(tmp_path):
+    src = tmp_path / "s.ko"
+    src.write_text("방 열쇠\n\n네.\n", encoding="utf-8")
+    hyp = tmp_path / "h.en"
+    hyp.write_text("\nanything\nYes.\n", encoding="utf-8")
+    doc = json.loads(ktr("score", "-s", src, "-t", hyp, "-f", "json", "--sentences").stdout)
+    system = doc["systems"][0]
+    assert [s["score"] for s in system["segments"]] == [0.0, None, None]
+    assert system["sentences"] == 3 and system["sentences_without_keywords"] == 2
+    assert system["ktr"] == 0.0
+
+
+def test_bad_config(files, tmp_path):
+    src, hyp, _ = files
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("analyzer: kiwi\nmatch: [exact]\n", encoding="utf-8")
+    assert_clean_error(ktr("score", "-s", src, "-t", hyp, "-c", cfg), "unknown key 'match'", "valid keys")
+
+
+def test_usage_error_exits_2():
+    proc = ktr("score", "--format", "xml")
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+def test_api_checks_lengths():
+    from ktr.errors import InputError
+    scorer = Scorer(Config.from_yaml(GOLDEN_CONFIG))
+    with pytest.raises(InputError, match="source has 2 lines, mt has 1"):
+        scorer.score(["방", "열쇠"], {"mt": ["room"]})
+    with pytest.raises(InputError, match="reference 1 has 3"):
+        scorer.score(["방", "열쇠"], ["room", "key"], references=[["a", "b", "c"]])
+
+
+def test_news_dev_against_itself(shared_data):
+    ko, en = shared_data / "news-dev.ko", shared_data / "news-dev.en"
+    proc = ktr("score", "-s", ko, "-t", en, "-r", en, "-f", "json")
+    assert proc.returncode == 0, proc.stderr
+    system = json.loads(proc.stdout)["systems"][0]
+    assert system["bleu"] == 100.0
+    assert system["sentences"] == 1000 and 0.0 < system["ktr"] <= 1.0

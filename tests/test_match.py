@@ -1,0 +1,51 @@
+import pytest
+
+from ktr.english import tokenize
+from ktr.match import EXACT_LIMIT, match_sentence
+
+
+def run(equivalents, text):
+    chosen = match_sentence(equivalents, tokenize(text))
+    return {k: (c.equivalent, c.start, c.end) for k, c in chosen.items()}
+
+
+def test_tokenize_folds_case_and_numbers():
+    assert tokenize("The 1,000 Rooms, 12.3 o'clock; Well-known.") == (
+        "the", "1000", "rooms", "12.3", "o", "clock", "well", "known")
+
+
+def test_phrase_and_single_words_share_tokens_optimally():
+    # the paper's third example: 방 room, 314, 호실 "room number"; output "is room room number 314."
+    got = run([("three",), ("class",), ("room",), ("314",), ("room number",)], "is room room number 314.")
+    assert got == {2: ("room", 1, 2), 3: ("314", 4, 5), 4: ("room number", 2, 4)}
+
+
+def test_one_token_credits_one_keyword():
+    assert len(run([("room",), ("room",)], "a room")) == 1
+    assert len(run([("room",), ("room",)], "a room and a room")) == 2
+
+
+def test_assignment_is_maximal_not_greedy():
+    # keyword 0 could take "go" or "leave"; keyword 1 only "go": greedy-first would lose one
+    assert run([("go", "leave"), ("go",)], "go and leave") == {0: ("leave", 2, 3), 1: ("go", 0, 1)}
+
+
+def test_tie_break_prefers_earlier_equivalent_then_leftmost():
+    assert run([("buy", "purchase")], "purchase and buy and buy") == {0: ("buy", 2, 3)}
+
+
+def test_phrase_must_be_contiguous():
+    assert run([("department store",)], "department of the store") == {}
+    assert run([("department store",)], "the Department Store") == {0: ("department store", 1, 3)}
+
+
+@pytest.mark.parametrize("n", [EXACT_LIMIT + 3])
+def test_large_groups_still_match_everything_possible(n):
+    # n keywords that all accept "a" or their own word; output holds each own word once and "a" once
+    eqs = [("a", f"w{i}") for i in range(n)]
+    text = " ".join(f"w{i}" for i in range(n)) + " a"
+    assert len(run(eqs, text)) == n
+
+
+def test_no_equivalents_never_match():
+    assert run([(), ("key",)], "key") == {1: ("key", 0, 1)}

@@ -86,6 +86,64 @@ def cmd_keywords(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_lexicon(args: argparse.Namespace) -> int:
+    import json
+
+    from .lexicon import load_lexicon
+    from .lexicon import tools
+
+    config = _config(args)
+    lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
+    if args.action == "coverage":
+        from .scorer import Scorer
+        from .textio import read_lines
+
+        if not args.src:
+            raise KtrError("ktr lexicon coverage needs -s SOURCE")
+        scorer = Scorer(config.replace(lexicons=lexicons))
+        prepared = scorer.prepare(read_lines(args.src))
+        cov = tools.coverage(prepared.keywords, [[lk is not None for lk in row] for row in prepared.lookups])
+        doc = cov.to_dict(top=args.top)
+        if args.format == "json":
+            print(json.dumps(doc, ensure_ascii=False, indent=2))
+        else:
+            print(f"coverage (keyword tokens other than proper nouns and digits): {doc['coverage']:.4f}")
+            print(f"coverage (all keyword tokens): {doc['coverage_all_classes']:.4f}  "
+                  f"of {doc['keyword_tokens']} keyword tokens")
+            for cls, row in doc["by_class"].items():
+                print(f"  {cls:<12} {row['rate']:.4f}  ({row['covered']}/{row['tokens']})")
+            print("most frequent missing lemmas: " + ", ".join(
+                f"{m['lemma']}/{m['class']}×{m['count']}" for m in doc["top_missing"]))
+        return EXIT_OK
+    lexicon = load_lexicon(lexicons)
+    if args.action == "stats":
+        doc = tools.stats(lexicon)
+        if args.format == "json":
+            print(json.dumps(doc, ensure_ascii=False, indent=2))
+        else:
+            print(f"{doc['entries']} entries ({doc['lemmas']} lemmas), "
+                  f"{doc['equivalents_per_entry']} equivalents per entry, "
+                  f"{doc['multiword_equivalents']} multiword equivalents, hash {doc['hash'][:12]}")
+            for cls, n in doc["by_class"].items():
+                print(f"  {cls:<12} {n}")
+    elif args.action == "lookup":
+        if not args.words:
+            raise KtrError("ktr lexicon lookup needs one or more Korean lemmas")
+        status = EXIT_OK
+        for word in args.words:
+            entries = [e for e in lexicon if e.lemma == word]
+            if not entries:
+                print(f"{word}\t(not in the lexicon)")
+                status = EXIT_ERROR
+            for e in entries:
+                print(f"{e.lemma}\t{e.cls}\t{'; '.join(e.equivalents)}\t{e.where}")
+        return status
+    elif args.action == "dump":
+        for line in tools.dump_jsonl(lexicon):
+            sys.stdout.write(line + "\n")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
@@ -108,6 +166,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-c", "--config", help="YAML config")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
     p.set_defaults(func=cmd_keywords)
+
+    p = sub.add_parser("lexicon", help="inspect lexicons: lookup, stats, coverage, dump")
+    p.add_argument("action", choices=("lookup", "stats", "coverage", "dump"))
+    p.add_argument("words", nargs="*", help="lemmas to look up (lookup)")
+    p.add_argument("-s", "--src", help="Korean text to measure coverage on (coverage)")
+    p.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
+    p.add_argument("-c", "--config", help="YAML config")
+    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    p.add_argument("-f", "--format", choices=("text", "json", "jsonl"), default="text")
+    p.add_argument("--top", type=int, default=30, help="missing lemmas to list (coverage)")
+    p.set_defaults(func=cmd_lexicon)
     return parser
 
 

@@ -94,6 +94,17 @@ def cmd_lexicon(args: argparse.Namespace) -> int:
 
     config = _config(args)
     lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
+    if args.action == "import":
+        from .lexicon import importers
+
+        if len(args.words) != 2 or not args.output:
+            raise KtrError(f"usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: {', '.join(importers.FORMATS)})")
+        fmt, path = args.words
+        result = importers.import_file(fmt, path)
+        written = importers.write_tsv(result.entries, args.output)
+        skipped = ", ".join(f"{reason}: {n}" for reason, n in sorted(result.skipped.items())) or "none"
+        print(f"{written} entries written to {args.output}; skipped records: {skipped}", file=sys.stderr)
+        return EXIT_OK
     if args.action == "coverage":
         from .scorer import Scorer
         from .textio import read_lines
@@ -167,9 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
     p.set_defaults(func=cmd_keywords)
 
-    p = sub.add_parser("lexicon", help="inspect lexicons: lookup, stats, coverage, dump")
-    p.add_argument("action", choices=("lookup", "stats", "coverage", "dump"))
-    p.add_argument("words", nargs="*", help="lemmas to look up (lookup)")
+    p = sub.add_parser("lexicon", help="lexicons: lookup, stats, coverage, dump, import")
+    p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
+    p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")
+    p.add_argument("-o", "--output", help="output lexicon TSV (import)")
     p.add_argument("-s", "--src", help="Korean text to measure coverage on (coverage)")
     p.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
     p.add_argument("-c", "--config", help="YAML config")

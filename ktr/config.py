@@ -14,7 +14,7 @@ from .keywords import CLASSES
 AGGREGATIONS = ("macro", "micro")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-MATCH_STAGES = ("exact",)
+MATCH_STAGES = ("exact", "synonym")
 
 #: the paper's keyword classes (all of them)
 DEFAULT_CLASSES: tuple[str, ...] = CLASSES
@@ -31,7 +31,9 @@ class Config:
     lexicons: tuple[str, ...] = ("core",)
     """Lexicons by shipped name or path, stacked in order."""
     matching: tuple[str, ...] = ("exact",)
-    """Matching stages, in cascade order."""
+    """Matching stages, in cascade order: exact, synonym (WordNet)."""
+    synonym_senses: int = 1
+    """WordNet senses (synsets) per equivalent whose lemmas count as synonyms."""
     aggregation: str = "macro"
     """Headline corpus score: macro (mean of sentence scores, the paper) or micro."""
     no_keywords: str = "exclude"
@@ -49,6 +51,8 @@ class Config:
             raise ConfigError("classes: at least one keyword class is needed")
         for s in self.matching:
             _choice("matching", s, MATCH_STAGES)
+        if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
+            raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {self.synonym_senses!r}")
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
 

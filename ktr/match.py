@@ -31,8 +31,16 @@ class Candidate:
     rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
 
 
-#: a stage: (keyword index, equivalents, output tokens, positions index) -> candidates
-Stage = Callable[[int, Sequence[str], Sequence[str], dict[str, list[int]], int], list[Candidate]]
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """What a keyword may match: its lexicon equivalents and their WordNet synonyms."""
+
+    equivalents: tuple[str, ...] = ()
+    synonyms: tuple[str, ...] = ()
+
+
+#: a stage: (keyword index, targets, output tokens, positions index, stage order) -> candidates
+Stage = Callable[[int, Targets, Sequence[str], dict[str, list[int]], int], list[Candidate]]
 
 
 def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
@@ -42,22 +50,33 @@ def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
     return positions
 
 
-def exact_stage(k: int, equivalents: Sequence[str], tokens: Sequence[str],
-                positions: dict[str, list[int]], order: int) -> list[Candidate]:
-    """Equivalents that occur verbatim (after tokenization and case folding)."""
+def _occurrences(k: int, words_list: Sequence[str], tokens: Sequence[str],
+                 positions: dict[str, list[int]], order: int, how: str) -> list[Candidate]:
     out = []
-    for e_rank, equivalent in enumerate(equivalents):
+    for e_rank, equivalent in enumerate(words_list):
         words = phrase(equivalent)
         if not words:
             continue
         for start in positions.get(words[0], ()):
             end = start + len(words)
             if tuple(tokens[start:end]) == words:
-                out.append(Candidate(k, equivalent, start, end, "exact", (order, e_rank, start)))
+                out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
     return out
 
 
-STAGES: dict[str, Stage] = {"exact": exact_stage}
+def exact_stage(k: int, targets: Targets, tokens: Sequence[str],
+                positions: dict[str, list[int]], order: int) -> list[Candidate]:
+    """Equivalents that occur verbatim (after tokenization and case folding)."""
+    return _occurrences(k, targets.equivalents, tokens, positions, order, "exact")
+
+
+def synonym_stage(k: int, targets: Targets, tokens: Sequence[str],
+                  positions: dict[str, list[int]], order: int) -> list[Candidate]:
+    """WordNet synonyms of the equivalents (see :mod:`ktr.lexicon.expand`)."""
+    return _occurrences(k, targets.synonyms, tokens, positions, order, "synonym")
+
+
+STAGES: dict[str, Stage] = {"exact": exact_stage, "synonym": synonym_stage}
 
 
 def _components(cands: list[list[Candidate]]) -> list[list[int]]:
@@ -169,14 +188,14 @@ def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
     return result
 
 
-def match_sentence(equivalents: Sequence[Sequence[str]], tokens: Sequence[str],
+def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                    stages: Sequence[str] = ("exact",)) -> dict[int, Candidate]:
-    """Match each keyword's equivalents against ``tokens``; returns keyword index → candidate."""
+    """Match each keyword's targets against ``tokens``; returns keyword index → candidate."""
     positions = token_positions(tokens)
     cands: list[list[Candidate]] = []
-    for k, eqs in enumerate(equivalents):
+    for k, target in enumerate(targets):
         lst: list[Candidate] = []
         for order, name in enumerate(stages):
-            lst.extend(STAGES[name](k, eqs, tokens, positions, order))
+            lst.extend(STAGES[name](k, target, tokens, positions, order))
         cands.append(lst)
     return assign(cands)

@@ -17,6 +17,7 @@ class KeywordResult:
 
     keyword: Keyword
     equivalents: tuple[str, ...]
+    synonyms: tuple[str, ...]
     in_lexicon: bool
     entry: str | None        # lexicon entry used ("유명하다/adjective"), None for digits/missing
     lookup: str | None       # how the entry was found: entry, other-class, derived, digits
@@ -32,7 +33,8 @@ class KeywordResult:
         k = self.keyword
         return {
             "lemma": k.lemma, "tag": k.tag, "class": k.cls, "start": k.start, "end": k.end,
-            "equivalents": list(self.equivalents), "in_lexicon": self.in_lexicon,
+            "equivalents": list(self.equivalents), "synonyms": list(self.synonyms),
+            "in_lexicon": self.in_lexicon,
             "entry": self.entry, "lookup": self.lookup,
             "matched": self.matched, "how": self.how,
             "token_span": list(self.span) if self.span else None,

@@ -19,7 +19,7 @@ from .errors import InputError
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Lookup
-from .match import match_sentence
+from .match import Targets, match_sentence
 from .metrics import reference_metrics
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
 
@@ -52,6 +52,7 @@ class Prepared:
 
     keywords: list[list[Keyword]]
     lookups: list[list[Lookup | None]]
+    targets: list[list[Targets]]
 
 
 class Scorer:
@@ -64,6 +65,11 @@ class Scorer:
         self.table = load_tagset(self.analyzer.tagset)
         self.lexicon = lexicon or load_lexicon(self.config.lexicons)
         self._classes = frozenset(self.config.classes)
+        self._synonyms: dict[tuple[str, str], tuple[str, ...]] = {}
+        if "synonym" in self.config.matching:
+            from .lexicon.expand import synonym_table
+
+            self._synonyms = synonym_table(self.lexicon, self.config.synonym_senses)
 
     @classmethod
     def from_yaml(cls, path: str) -> "Scorer":
@@ -77,8 +83,15 @@ class Scorer:
             analyzer_version=self.analyzer.version, tagset=self.table.name,
             lexicons=c.lexicons, lexicon_hash=self.lexicon.digest, classes=c.classes,
             matching=c.matching, aggregation=c.aggregation, no_keywords=c.no_keywords,
-            missing_in_lexicon=c.missing_in_lexicon,
+            missing_in_lexicon=c.missing_in_lexicon, extra=self._signature_extra(),
         )
+
+    def _signature_extra(self) -> dict[str, str]:
+        if "synonym" not in self.config.matching:
+            return {}
+        from .wordnet import fingerprint
+
+        return {"syn": f"wn{fingerprint()}/senses{self.config.synonym_senses}"}
 
     def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
         """The keywords of each source sentence."""
@@ -88,7 +101,14 @@ class Scorer:
     def prepare(self, sources: Sequence[str]) -> Prepared:
         keywords = self.keywords(sources)
         lookups = [[self._lookup(k) for k in kws] for kws in keywords]
-        return Prepared(keywords, lookups)
+        targets = [[self._targets(lk) for lk in row] for row in lookups]
+        return Prepared(keywords, lookups, targets)
+
+    def _targets(self, found: Lookup | None) -> Targets:
+        if found is None:
+            return Targets()
+        synonyms = self._synonyms.get((found.entry.lemma, found.entry.cls), ()) if found.entry else ()
+        return Targets(found.equivalents, synonyms)
 
     def _lookup(self, keyword: Keyword) -> Lookup | None:
         found = self.lexicon.lookup(keyword.lemma, keyword.cls)
@@ -104,16 +124,16 @@ class Scorer:
             )
         sentences = []
         policy = self.config.missing_in_lexicon
-        for index, (kws, lookups, hyp) in enumerate(zip(prepared.keywords, prepared.lookups, hypotheses)):
-            tokens = tokenize(hyp)
-            equivalents = [lk.equivalents if lk else () for lk in lookups]
-            chosen = match_sentence(equivalents, tokens, self.config.matching)
+        rows = zip(prepared.keywords, prepared.lookups, prepared.targets, hypotheses)
+        for index, (kws, lookups, targets, hyp) in enumerate(rows):
+            chosen = match_sentence(targets, tokenize(hyp), self.config.matching)
             results = []
-            for i, (kw, lk) in enumerate(zip(kws, lookups)):
+            for i, (kw, lk, target) in enumerate(zip(kws, lookups, targets)):
                 cand = chosen.get(i)
                 results.append(KeywordResult(
                     keyword=kw,
-                    equivalents=lk.equivalents if lk else (),
+                    equivalents=target.equivalents,
+                    synonyms=target.synonyms,
                     in_lexicon=lk is not None,
                     entry=f"{lk.entry.lemma}/{lk.entry.cls}" if lk and lk.entry else None,
                     lookup=lk.via if lk else None,

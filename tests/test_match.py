@@ -1,11 +1,11 @@
 import pytest
 
 from ktr.english import tokenize
-from ktr.match import EXACT_LIMIT, match_sentence
+from ktr.match import EXACT_LIMIT, Targets, match_sentence
 
 
 def run(equivalents, text):
-    chosen = match_sentence(equivalents, tokenize(text))
+    chosen = match_sentence([Targets(tuple(e)) for e in equivalents], tokenize(text))
     return {k: (c.equivalent, c.start, c.end) for k, c in chosen.items()}
 
 

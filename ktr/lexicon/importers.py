@@ -1,0 +1,254 @@
+"""Import dictionaries a user owns into ktr lexicon entries (``ktr-lexicon/1``).
+
+Supported formats (:data:`FORMATS`):
+
+- ``kengdic``: the kengdic TSV (id, surface, hanja, gloss, level, created, source; header line).
+  The gloss holds English senses separated by ``;`` or ``,``; parenthesised notes are dropped.
+  kengdic gives no part of speech: a surface ending in 다 is a ``verb``, anything else a ``noun``
+  (so adjectives come out as verbs and the rare 다-final noun such as 바다 is misread).
+- ``krdict``: the NIKL Basic Korean Dictionary LMF XML export, streamed with ``iterparse``;
+  only ``<Equivalent>`` elements whose language is 영어 are used.
+- ``muse``: a MUSE-style pair list, one ``korean english`` pair per line (whitespace or tab).
+  No class is given: a lemma ending in 다 is a ``verb``, anything else a ``noun``.
+- ``tsv``: ``lemma<TAB>class<TAB>equivalents`` (``;``-separated), optional header line and
+  ``#`` comments, so a ktr lexicon imports as itself; classes are ktr names or Korean POS names.
+
+Common rules: lemmas are NFC-normalised and lose homograph numbers (사다01, 사다¹); English is
+lower-cased except all-caps acronyms (TV, U.S.) and proper nouns (Seoul), whitespace is collapsed,
+a leading ``to`` is dropped for verbs and adjectives; empty, duplicate (case-insensitively) and
+Hangul-containing equivalents are dropped and at most :data:`MAX_EQUIVALENTS` are kept. Records
+with the same (lemma, class) merge in first-seen order. Unusable records are skipped and counted
+by reason; a file that cannot be read or parsed at all raises :class:`~ktr.errors.LexiconError`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator
+
+from ..errors import LexiconError
+from .format import LEXICON_CLASSES, Entry, parse_line
+
+FORMATS = ("kengdic", "krdict", "muse", "tsv")
+MAX_EQUIVALENTS = 8
+HEADER = "# ktr-lexicon/1"
+
+#: Korean part-of-speech names (spaces removed) → ktr classes
+KOREAN_POS = {
+    "명사": "noun", "의존명사": "bound_noun", "고유명사": "proper_noun", "대명사": "pronoun",
+    "수사": "numeral", "동사": "verb", "형용사": "adjective", "부사": "adverb", "관형사": "determiner",
+}
+_HOMOGRAPH = re.compile(r"[\s_-]*[0-9\u00b9\u00b2\u00b3\u2070-\u2079]+$")
+_HANGUL_WORD = re.compile(r"^[\uac00-\ud7a3]+$")
+_HANGUL_ANY = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+# a record as read: (lemma, class or None if unknown, raw English strings, where)
+Record = tuple[str, "str | None", list[str], str]
+
+
+@dataclass
+class ImportResult:
+    entries: list[Entry]                                   # sorted by (lemma, class)
+    skipped: dict[str, int] = field(default_factory=dict)  # reason → number of records
+
+
+def import_file(fmt: str, path: str | os.PathLike) -> ImportResult:
+    """Read a dictionary file of format ``fmt`` (one of :data:`FORMATS`) into ktr entries."""
+    try:
+        reader = _READERS[fmt]
+    except KeyError:
+        raise LexiconError(f"unknown dictionary format {fmt!r}; valid: {', '.join(FORMATS)}") from None
+    skipped: Counter = Counter()
+    merged: dict[tuple[str, str], list] = {}
+    for raw_lemma, cls, english, where in reader(path, skipped):
+        lemma = clean_lemma(raw_lemma)
+        if not _HANGUL_WORD.match(lemma):
+            skipped["lemma not a Hangul word"] += 1
+        elif cls is None:
+            skipped["unknown part of speech"] += 1
+        elif cls in ("verb", "adjective") and not lemma.endswith("다"):
+            skipped["predicate not in 다 form"] += 1
+        else:
+            items = [e for e in (clean_english(t, cls) for t in english) if e]
+            if not items:
+                skipped["no English"] += 1
+                continue
+            slot = merged.setdefault((lemma, cls), [{}, where])[0]
+            for e in items:  # duplicates compare case-insensitively (TV / tv); the first wins
+                slot.setdefault(e.casefold(), e)
+    entries = []
+    for (lemma, cls), (items, where) in sorted(merged.items()):
+        line = f"{lemma}\t{cls}\t{';'.join(list(items.values())[:MAX_EQUIVALENTS])}"
+        try:
+            entries.append(parse_line(line, where))
+        except LexiconError:
+            skipped["invalid entry"] += 1
+    return ImportResult(entries, dict(skipped))
+
+
+def write_tsv(entries: Iterable[Entry], path: str | os.PathLike) -> int:
+    """Write entries as a sorted ``ktr-lexicon/1`` file; returns the number of entries written.
+
+    Every line is checked with :func:`parse_line` first, and (lemma, class) must be unique, so
+    the file always loads; an invalid entry raises :class:`LexiconError` and nothing is written.
+    """
+    lines, seen = [], set()
+    for e in sorted(entries, key=lambda e: (e.lemma, e.cls)):
+        line = f"{e.lemma}\t{e.cls}\t{';'.join(e.equivalents)}"
+        parse_line(line, e.where)
+        if (e.lemma, e.cls) in seen:
+            raise LexiconError(f"{e.where}: duplicate entry {e.lemma}/{e.cls}")
+        seen.add((e.lemma, e.cls))
+        lines.append(line + "\n")
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            out.write(HEADER + "\n" + "".join(lines))
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
+    return len(lines)
+
+
+def clean_lemma(text: str) -> str:
+    """NFC, collapsed spaces, no homograph number (사다01, 사다¹ → 사다)."""
+    text = " ".join(unicodedata.normalize("NFC", text).split())
+    return _HOMOGRAPH.sub("", text)
+
+
+def clean_english(text: str, cls: str) -> str:
+    """One English equivalent in ktr style, or "" if nothing usable (empty or Hangul) is left.
+
+    Lower case except all-caps acronyms; proper nouns keep their case (Seoul), as in the
+    shipped lexicons.
+    """
+    text = unicodedata.normalize("NFC", text)
+    while _NOTE.search(text):
+        text = _NOTE.sub(" ", text)
+    words = text.split()
+    if _HANGUL_ANY.search(text) or not words:
+        return ""
+    if cls != "proper_noun":
+        words = [w if _is_acronym(w) else w.lower() for w in words]
+    if cls in ("verb", "adjective") and len(words) > 1 and words[0] == "to":
+        words = words[1:]
+    return " ".join(words)
+
+
+def _is_acronym(word: str) -> bool:
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def class_of(name: str) -> str | None:
+    """A ktr class from a ktr class name or a Korean POS name (의존 명사 → bound_noun)."""
+    name = name.strip()
+    if name in LEXICON_CLASSES:
+        return name
+    return KOREAN_POS.get("".join(name.split()))
+
+
+def guess_class(lemma: str) -> str:
+    """The class of a dictionary without parts of speech: 다-final → verb, else noun."""
+    return "verb" if clean_lemma(lemma).endswith("다") else "noun"
+
+
+def _lines(path: str | os.PathLike) -> Iterator[tuple[str, str]]:
+    """(text, "file:line") for each non-blank line; unreadable or non-UTF-8 files raise."""
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, 1):
+                if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                try:
+                    text = raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError as exc:
+                    raise LexiconError(f"{name}:{number}: invalid UTF-8 at byte {exc.start}") from None
+                if text.strip():
+                    yield text, f"{name}:{number}"
+    except OSError as exc:
+        raise LexiconError(f"{name}: cannot read dictionary: {exc.strerror}") from None
+
+
+def read_kengdic(path, skipped: Counter) -> Iterator[Record]:
+    for i, (text, where) in enumerate(_lines(path)):
+        cols = text.split("\t")
+        if i == 0 and cols[0].strip().lower() == "id":
+            continue
+        if len(cols) < 4:
+            skipped["too few columns"] += 1
+            continue
+        surface, gloss = cols[1], cols[3]
+        while _NOTE.search(gloss):   # notes may hold commas: drop them before splitting senses
+            gloss = _NOTE.sub(" ", gloss)
+        yield surface, guess_class(surface), re.split(r"[;,]", gloss), where
+
+
+def read_muse(path, skipped: Counter) -> Iterator[Record]:
+    for text, where in _lines(path):
+        cols = text.split(None, 1)
+        if len(cols) != 2:
+            skipped["not a pair"] += 1
+            continue
+        yield cols[0], guess_class(cols[0]), cols[1].split(";"), where
+
+
+def read_tsv(path, skipped: Counter) -> Iterator[Record]:
+    first = True
+    for text, where in _lines(path):
+        if text.lstrip().startswith("#"):
+            continue
+        cols = text.split("\t")
+        header = first and len(cols) >= 2 and class_of(cols[1]) is None and not _HANGUL_ANY.search(cols[0])
+        first = False
+        if header:
+            continue
+        if len(cols) != 3:
+            skipped["wrong number of columns"] += 1
+            continue
+        yield cols[0], class_of(cols[1]), cols[2].split(";"), where
+
+
+def _tag(elem: ET.Element) -> str:
+    return elem.tag.rpartition("}")[2]
+
+
+def _feats(elem: ET.Element) -> dict[str, str]:
+    """The ``<feat att= val=>`` children of one element (direct children only)."""
+    return {f.get("att", ""): f.get("val", "") for f in elem if _tag(f) == "feat"}
+
+
+def read_krdict(path, skipped: Counter) -> Iterator[Record]:
+    name, n = str(path), 0
+    try:
+        for _event, elem in ET.iterparse(path, events=("end",)):
+            if _tag(elem) != "LexicalEntry":
+                continue
+            n += 1
+            lemma = next((_feats(c).get("writtenForm", "") for c in elem if _tag(c) == "Lemma"), "")
+            pos = _feats(elem).get("partOfSpeech", "")
+            english = [
+                feats.get("lemma", "")
+                for eq in elem.iter() if _tag(eq) == "Equivalent"
+                for feats in [_feats(eq)] if feats.get("language") == "영어"
+            ]
+            elem.clear()
+            if not lemma.strip():
+                skipped["no written form"] += 1
+                continue
+            yield lemma, class_of(pos), [p for e in english for p in e.split(";")], f"{name}:entry {n}"
+    except ET.ParseError as exc:
+        raise LexiconError(f"{name}:{exc.position[0]}: cannot parse XML: {exc}") from None
+    except OSError as exc:
+        raise LexiconError(f"{name}: cannot read dictionary: {exc.strerror}") from None
+    if n == 0:
+        raise LexiconError(f"{name}: no <LexicalEntry> elements: not a krdict LMF export")
+
+
+_READERS: dict[str, Callable[..., Iterator[Record]]] = {
+    "kengdic": read_kengdic, "krdict": read_krdict, "muse": read_muse, "tsv": read_tsv,
+}

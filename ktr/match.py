@@ -37,6 +37,7 @@ class Targets:
 
     equivalents: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()
+    idioms: tuple[str, ...] = ()   # English phrases of an idiom unit
 
 
 #: a stage: (keyword index, targets, output tokens, positions index, stage order) -> candidates
@@ -76,7 +77,13 @@ def synonym_stage(k: int, targets: Targets, tokens: Sequence[str],
     return _occurrences(k, targets.synonyms, tokens, positions, order, "synonym")
 
 
-STAGES: dict[str, Stage] = {"exact": exact_stage, "synonym": synonym_stage}
+def idiom_stage(k: int, targets: Targets, tokens: Sequence[str],
+                positions: dict[str, list[int]], order: int) -> list[Candidate]:
+    """English phrases of an idiom unit (see :mod:`ktr.lexicon.idioms`)."""
+    return _occurrences(k, targets.idioms, tokens, positions, order, "idiom")
+
+
+STAGES: dict[str, Stage] = {"exact": exact_stage, "synonym": synonym_stage, "idiom": idiom_stage}
 
 
 def _components(cands: list[list[Candidate]]) -> list[list[int]]:

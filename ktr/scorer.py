@@ -70,6 +70,11 @@ class Scorer:
             from .lexicon.expand import synonym_table
 
             self._synonyms = synonym_table(self.lexicon, self.config.synonym_senses)
+        self.idioms = None
+        if "idiom" in self.config.matching:
+            from .lexicon.idioms import IdiomTable
+
+            self.idioms = IdiomTable.from_files(self.config.idioms)
 
     @classmethod
     def from_yaml(cls, path: str) -> "Scorer":
@@ -87,26 +92,41 @@ class Scorer:
         )
 
     def _signature_extra(self) -> dict[str, str]:
-        if "synonym" not in self.config.matching:
-            return {}
-        from .wordnet import fingerprint
+        extra = {}
+        if "synonym" in self.config.matching:
+            from .wordnet import fingerprint
 
-        return {"syn": f"wn{fingerprint()}/senses{self.config.synonym_senses}"}
+            extra["syn"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+        if self.idioms is not None:
+            extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
+        return extra
 
     def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
-        """The keywords of each source sentence."""
+        """The keywords of each source sentence (idiom stretches collapsed into one unit)."""
+        return [kws for kws, _ in self._extract(sources)]
+
+    def _extract(self, sources: Sequence[str]):
         analyses = self.analyzer.analyze_many(sources)
-        return [extract(m, self.table, self._classes) for m in analyses]
+        for text, morphemes in zip(sources, analyses):
+            kws = extract(morphemes, self.table, self._classes)
+            yield self.idioms.apply(text, kws) if self.idioms else (kws, {})
 
     def prepare(self, sources: Sequence[str]) -> Prepared:
-        keywords = self.keywords(sources)
-        lookups = [[self._lookup(k) for k in kws] for kws in keywords]
+        keywords, lookups = [], []
+        for kws, units in self._extract(sources):
+            keywords.append(kws)
+            lookups.append([
+                Lookup(None, units[i].english, "idiom") if i in units else self._lookup(k)
+                for i, k in enumerate(kws)
+            ])
         targets = [[self._targets(lk) for lk in row] for row in lookups]
         return Prepared(keywords, lookups, targets)
 
     def _targets(self, found: Lookup | None) -> Targets:
         if found is None:
             return Targets()
+        if found.via == "idiom":
+            return Targets(idioms=found.equivalents)
         synonyms = self._synonyms.get((found.entry.lemma, found.entry.cls), ()) if found.entry else ()
         return Targets(found.equivalents, synonyms)
 
@@ -132,7 +152,7 @@ class Scorer:
                 cand = chosen.get(i)
                 results.append(KeywordResult(
                     keyword=kw,
-                    equivalents=target.equivalents,
+                    equivalents=target.equivalents or target.idioms,
                     synonyms=target.synonyms,
                     in_lexicon=lk is not None,
                     entry=f"{lk.entry.lemma}/{lk.entry.cls}" if lk and lk.entry else None,

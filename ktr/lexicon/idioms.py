@@ -1,0 +1,116 @@
+"""Idioms and set phrases: multi-word Korean expressions scored as one unit (the paper's problem 5).
+
+An idiom file is UTF-8, one idiom per line::
+
+    # ktr-idioms/1
+    예 손님<TAB>yes sir;yes madam;yes ma'am
+    어떻게 지내<TAB>how are you;how have you been
+
+The Korean side is matched against the *source text* with spaces and punctuation ignored, so it
+does not depend on the analyzer (``예 손님`` matches ``예, 손님.``). Where it matches, the keywords
+inside that stretch are replaced by one keyword of class ``idiom`` whose equivalents are the
+English phrases; it is transferred when one of them occurs in the output.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import LexiconError
+from ..keywords import Keyword
+from ..resources import lexicons_dir
+
+_HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
+_SKIP = re.compile(r"[\s\W_]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Idiom:
+    korean: str
+    key: str                      # the Korean without spaces: what is searched for
+    english: tuple[str, ...]
+    where: str
+
+
+def _parse(line: str, where: str) -> Idiom | None:
+    text = line.rstrip("\r\n")
+    if not text.strip() or text.lstrip().startswith("#"):
+        return None
+    cols = text.split("\t")
+    if len(cols) != 2:
+        raise LexiconError(f"{where}: expected 2 tab-separated columns (Korean, English), got {len(cols)}: {text!r}")
+    korean, english = cols
+    if unicodedata.normalize("NFC", korean) != korean or not _HANGUL_PHRASE.match(korean):
+        raise LexiconError(f"{where}: the Korean side must be NFC Hangul words separated by single spaces: {korean!r}")
+    phrases = tuple(p.strip() for p in english.split(";"))
+    if not english.strip() or any(not p or p != " ".join(p.split()) for p in phrases):
+        raise LexiconError(f"{where}: empty or badly spaced English phrase in {english!r}")
+    return Idiom(korean, korean.replace(" ", ""), phrases, where)
+
+
+class IdiomTable:
+    """Idioms of one or more files; :meth:`apply` collapses the keywords an idiom covers."""
+
+    def __init__(self, idioms: list[Idiom]):
+        # longest first, so 감사합니다 wins over a shorter idiom inside it
+        self.idioms = sorted(idioms, key=lambda i: (-len(i.key), i.key))
+        h = hashlib.sha256()
+        for i in sorted(idioms, key=lambda i: i.korean):
+            h.update(f"{i.korean}\t{';'.join(i.english)}\n".encode())
+        self.digest = h.hexdigest()
+
+    @classmethod
+    def from_files(cls, specs: tuple[str, ...]) -> "IdiomTable":
+        idioms: dict[str, Idiom] = {}
+        for spec in specs:
+            path = Path(spec) if ("/" in spec or Path(spec).suffix) else lexicons_dir() / f"{spec}.tsv"
+            if not path.is_file():
+                raise LexiconError(f"{spec}: no such idiom file")
+            for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1):
+                idiom = _parse(line, f"{path}:{n}")
+                if idiom is None:
+                    continue
+                if idiom.key in idioms:
+                    raise LexiconError(f"{idiom.where}: duplicate idiom {idiom.korean!r} (first at {idioms[idiom.key].where})")
+                idioms[idiom.key] = idiom
+        return cls(list(idioms.values()))
+
+    def __len__(self) -> int:
+        return len(self.idioms)
+
+    def apply(self, text: str, keywords: list[Keyword]) -> tuple[list[Keyword], dict[int, Idiom]]:
+        """Keywords with idiom stretches collapsed; the map gives, by position, each unit's idiom."""
+        if not self.idioms or not text:
+            return keywords, {}
+        chars = [(i, c) for i, c in enumerate(text) if not _SKIP.match(c)]
+        squeezed = "".join(c for _, c in chars)
+        taken = [False] * len(squeezed)
+        found: list[tuple[int, int, Idiom]] = []
+        for idiom in self.idioms:
+            start = squeezed.find(idiom.key)
+            while start >= 0:
+                end = start + len(idiom.key)
+                if not any(taken[start:end]):
+                    taken[start:end] = [True] * (end - start)
+                    found.append((chars[start][0], chars[end - 1][0] + 1, idiom))
+                start = squeezed.find(idiom.key, start + 1)
+        if not found:
+            return keywords, {}
+        out: list[Keyword] = []
+        units: dict[int, Idiom] = {}
+        pending = sorted(found, key=lambda f: f[0])
+        for kw in keywords:
+            while pending and pending[0][1] <= kw.start:
+                s, e, idiom = pending.pop(0)
+                units[len(out)] = idiom
+                out.append(Keyword(idiom.korean, "idiom", "idiom", s, e))
+            if any(s <= kw.start < e for s, e, _ in found):
+                continue
+            out.append(kw)
+        for s, e, idiom in pending:
+            units[len(out)] = idiom
+            out.append(Keyword(idiom.korean, "idiom", "idiom", s, e))
+        return out, units

@@ -1,0 +1,62 @@
+"""Idiom units: parsing, matching on the source surface, scoring as one unit."""
+import pytest
+
+from ktr import Config, Scorer
+from ktr.errors import LexiconError
+from ktr.keywords import Keyword
+from ktr.lexicon.idioms import IdiomTable
+from ktr.resources import lexicons_dir
+
+
+def table(tmp_path, text):
+    p = tmp_path / "idioms.tsv"
+    p.write_text(text, encoding="utf-8")
+    return IdiomTable.from_files((str(p),))
+
+
+def test_shipped_idioms_lint():
+    idioms = IdiomTable.from_files(("idioms",))
+    assert len(idioms) >= 50
+    lines = [l for l in (lexicons_dir() / "idioms.tsv").read_text(encoding="utf-8").splitlines() if not l.startswith("#")]
+    assert lines == sorted(lines)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("예 손님", "expected 2 tab-separated columns"),
+    ("예  손님\tyes sir", "NFC Hangul words separated by single spaces"),
+    ("예 손님\tyes sir;", "empty or badly spaced"),
+    ("yes\tyes", "NFC Hangul"),
+])
+def test_bad_lines_name_file_and_line(tmp_path, line, message):
+    with pytest.raises(LexiconError, match=rf"idioms\.tsv:2: .*{message}"):
+        table(tmp_path, "# ktr-idioms/1\n" + line + "\n")
+
+
+def test_duplicate_idiom(tmp_path):
+    with pytest.raises(LexiconError, match="duplicate idiom"):
+        table(tmp_path, "예 손님\tyes sir\n예손님\tyes madam\n")
+
+
+def test_apply_collapses_covered_keywords_longest_first(tmp_path):
+    t = table(tmp_path, "감사\tthanks\n감사합니다\tthank you\n예 손님\tyes sir\n")
+    text = "예, 손님. 감사합니다. 방"
+    kws = [Keyword("손님", "NNG", "noun", 3, 5), Keyword("감사", "NNG", "noun", 7, 9), Keyword("방", "NNG", "noun", 14, 15)]
+    out, units = t.apply(text, kws)
+    assert [(k.lemma, k.cls, k.start, k.end) for k in out] == [
+        ("예 손님", "idiom", 0, 5), ("감사합니다", "idiom", 7, 12), ("방", "noun", 14, 15)]
+    assert units[1].english == ("thank you",)
+
+
+def test_idiom_scored_as_one_unit(kiwi):
+    scorer = Scorer(Config(matching=("exact", "idiom")), analyzer=kiwi)
+    with_idioms = scorer.score(["예, 손님."], ["Yes, sir."]).systems[0].sentences[0]
+    assert [(k.keyword.lemma, k.matched, k.how) for k in with_idioms.keywords] == [("예 손님", "yes sir", "idiom")]
+    src, hyp = ["그 일은 식은 죽 먹기였다."], ["That job was a piece of cake."]
+    plain = Scorer(Config(), analyzer=kiwi).score(src, hyp).systems[0].sentences[0]
+    idiom = scorer.score(src, hyp).systems[0].sentences[0]
+    # word by word (cooled, porridge, eating) nothing of the idiom transfers; as a unit it does
+    assert {k.keyword.lemma for k in plain.keywords if not k.transferred} >= {"식다", "죽"}
+    assert [(k.keyword.lemma, k.matched) for k in idiom.keywords if k.keyword.cls == "idiom"] == [
+        ("식은 죽 먹기", "piece of cake")]
+    assert idiom.score > plain.score
+    assert "idioms:idioms@" in scorer.signature.short()

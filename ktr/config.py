@@ -14,7 +14,7 @@ from .keywords import CLASSES
 AGGREGATIONS = ("macro", "micro")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-MATCH_STAGES = ("exact", "synonym", "idiom")
+MATCH_STAGES = ("exact", "inflection", "synonym", "idiom")
 
 #: the paper's keyword classes (all of them)
 DEFAULT_CLASSES: tuple[str, ...] = CLASSES
@@ -31,7 +31,7 @@ class Config:
     lexicons: tuple[str, ...] = ("core",)
     """Lexicons by shipped name or path, stacked in order."""
     matching: tuple[str, ...] = ("exact",)
-    """Matching stages, in cascade order: exact, synonym (WordNet), idiom (idiom lexicons)."""
+    """Matching stages, in cascade order: exact, inflection, synonym (WordNet), idiom."""
     idioms: tuple[str, ...] = ("idioms",)
     """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
     synonym_senses: int = 1

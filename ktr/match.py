@@ -40,8 +40,27 @@ class Targets:
     idioms: tuple[str, ...] = ()   # English phrases of an idiom unit
 
 
-#: a stage: (keyword index, targets, output tokens, positions index, stage order) -> candidates
-Stage = Callable[[int, Targets, Sequence[str], dict[str, list[int]], int], list[Candidate]]
+@dataclass
+class SentenceView:
+    """An output sentence as the stages see it: tokens, where each occurs, their base words."""
+
+    tokens: Sequence[str]
+    positions: dict[str, list[int]]
+    bases: list[tuple[str, ...]]              # per token: base words it inflects (may be empty)
+    base_positions: dict[str, list[int]]
+
+
+def view(tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None) -> SentenceView:
+    bases = [inflections.get(t, ()) for t in tokens] if inflections else [() for _ in tokens]
+    base_positions: dict[str, list[int]] = {}
+    for i, bs in enumerate(bases):
+        for b in bs:
+            base_positions.setdefault(b, []).append(i)
+    return SentenceView(tokens, token_positions(tokens), bases, base_positions)
+
+
+#: a stage: (keyword index, targets, sentence view, stage order) -> candidates
+Stage = Callable[[int, Targets, SentenceView, int], list[Candidate]]
 
 
 def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
@@ -51,39 +70,56 @@ def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
     return positions
 
 
-def _occurrences(k: int, words_list: Sequence[str], tokens: Sequence[str],
-                 positions: dict[str, list[int]], order: int, how: str) -> list[Candidate]:
+def _occurrences(k: int, phrases: Sequence[str], v: SentenceView, order: int, how: str,
+                 inflected: bool = False) -> list[Candidate]:
+    """Where each phrase occurs; with ``inflected``, a token may also be an inflected form of the
+    word (``rooms`` for ``room``), and only occurrences with at least one such token count."""
     out = []
-    for e_rank, equivalent in enumerate(words_list):
+    for e_rank, equivalent in enumerate(phrases):
         words = phrase(equivalent)
         if not words:
             continue
-        for start in positions.get(words[0], ()):
+        starts = v.positions.get(words[0], [])
+        if inflected:
+            starts = sorted(set(starts) | set(v.base_positions.get(words[0], ())))
+        for start in starts:
             end = start + len(words)
-            if tuple(tokens[start:end]) == words:
+            if end > len(v.tokens):
+                continue
+            exact = tuple(v.tokens[start:end]) == words
+            if exact and not inflected:
+                out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
+            elif inflected and not exact and all(
+                    v.tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words)):
                 out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
     return out
 
 
-def exact_stage(k: int, targets: Targets, tokens: Sequence[str],
-                positions: dict[str, list[int]], order: int) -> list[Candidate]:
+def exact_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Equivalents that occur verbatim (after tokenization and case folding)."""
-    return _occurrences(k, targets.equivalents, tokens, positions, order, "exact")
+    return _occurrences(k, targets.equivalents, v, order, "exact")
 
 
-def synonym_stage(k: int, targets: Targets, tokens: Sequence[str],
-                  positions: dict[str, list[int]], order: int) -> list[Candidate]:
-    """WordNet synonyms of the equivalents (see :mod:`ktr.lexicon.expand`)."""
-    return _occurrences(k, targets.synonyms, tokens, positions, order, "synonym")
+def inflection_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """Equivalents that occur inflected: waiting → wait, went → go, rooms → room."""
+    return _occurrences(k, targets.equivalents, v, order, "inflection", inflected=True)
 
 
-def idiom_stage(k: int, targets: Targets, tokens: Sequence[str],
-                positions: dict[str, list[int]], order: int) -> list[Candidate]:
-    """English phrases of an idiom unit (see :mod:`ktr.lexicon.idioms`)."""
-    return _occurrences(k, targets.idioms, tokens, positions, order, "idiom")
+def synonym_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """WordNet synonyms of the equivalents, as written or inflected (see :mod:`ktr.lexicon.expand`)."""
+    return (_occurrences(k, targets.synonyms, v, order, "synonym")
+            + _occurrences(k, targets.synonyms, v, order, "synonym", inflected=True))
 
 
-STAGES: dict[str, Stage] = {"exact": exact_stage, "synonym": synonym_stage, "idiom": idiom_stage}
+def idiom_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """English phrases of an idiom unit (see :mod:`ktr.lexicon.idioms`), as written or inflected."""
+    return (_occurrences(k, targets.idioms, v, order, "idiom")
+            + _occurrences(k, targets.idioms, v, order, "idiom", inflected=True))
+
+
+STAGES: dict[str, Stage] = {
+    "exact": exact_stage, "inflection": inflection_stage, "synonym": synonym_stage, "idiom": idiom_stage,
+}
 
 
 def _components(cands: list[list[Candidate]]) -> list[list[int]]:
@@ -196,13 +232,17 @@ def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
 
 
 def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
-                   stages: Sequence[str] = ("exact",)) -> dict[int, Candidate]:
-    """Match each keyword's targets against ``tokens``; returns keyword index → candidate."""
-    positions = token_positions(tokens)
+                   stages: Sequence[str] = ("exact",),
+                   inflections: dict[str, tuple[str, ...]] | None = None) -> dict[int, Candidate]:
+    """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
+
+    ``inflections`` (inflected form → base words, :mod:`ktr.inflection`) enables inflected matches.
+    """
+    v = view(tokens, inflections)
     cands: list[list[Candidate]] = []
     for k, target in enumerate(targets):
         lst: list[Candidate] = []
         for order, name in enumerate(stages):
-            lst.extend(STAGES[name](k, target, tokens, positions, order))
+            lst.extend(STAGES[name](k, target, v, order))
         cands.append(lst)
     return assign(cands)

@@ -71,10 +71,25 @@ class Scorer:
 
             self._synonyms = synonym_table(self.lexicon, self.config.synonym_senses)
         self.idioms = None
+        self._inflections: dict[str, tuple[str, ...]] | None = None
         if "idiom" in self.config.matching:
             from .lexicon.idioms import IdiomTable
 
             self.idioms = IdiomTable.from_files(self.config.idioms)
+        if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
+            self._inflections = self._inflection_table()
+
+    def _inflection_table(self) -> dict[str, tuple[str, ...]]:
+        from .english import phrase
+        from .inflection import table_for
+
+        phrases = [e for entry in self.lexicon for e in entry.equivalents]
+        phrases += [syn for syns in self._synonyms.values() for syn in syns]
+        key = f"{self.lexicon.digest}|{self.config.synonym_senses if self._synonyms else 0}"
+        if self.idioms is not None:
+            phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
+            key += f"|{self.idioms.digest}"
+        return table_for({w for p in phrases for w in phrase(p)}, key)
 
     @classmethod
     def from_yaml(cls, path: str) -> "Scorer":
@@ -146,7 +161,7 @@ class Scorer:
         policy = self.config.missing_in_lexicon
         rows = zip(prepared.keywords, prepared.lookups, prepared.targets, hypotheses)
         for index, (kws, lookups, targets, hyp) in enumerate(rows):
-            chosen = match_sentence(targets, tokenize(hyp), self.config.matching)
+            chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections)
             results = []
             for i, (kw, lk, target) in enumerate(zip(kws, lookups, targets)):
                 cand = chosen.get(i)

@@ -30,11 +30,11 @@ class Config:
     """Keyword classes that count."""
     lexicons: tuple[str, ...] = ("core",)
     """Lexicons by shipped name or path, stacked in order."""
-    matching: tuple[str, ...] = ("exact",)
+    matching: tuple[str, ...] = ("exact", "inflection", "synonym", "idiom")
     """Matching stages, in cascade order: exact, inflection, synonym (WordNet), idiom."""
     idioms: tuple[str, ...] = ("idioms",)
     """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
-    synonym_senses: int = 1
+    synonym_senses: int = 2
     """WordNet senses (synsets) per equivalent whose lemmas count as synonyms."""
     aggregation: str = "macro"
     """Headline corpus score: macro (mean of sentence scores, the paper) or micro."""

@@ -33,7 +33,7 @@ def test_irregular_and_pos_gated_forms():
 def test_thank_you_for_waiting_transfers_both_keywords(tmp_path, monkeypatch, kiwi):
     monkeypatch.setenv("KTR_CACHE_DIR", str(tmp_path))
     src, hyp = ["기다려 주셔서 감사합니다."], ["Thank you for waiting."]
-    exact = Scorer(Config(lexicons=("paper",)), analyzer=kiwi).score(src, hyp).systems[0].sentences[0]
+    exact = Scorer(Config(lexicons=("paper",), matching=("exact",)), analyzer=kiwi).score(src, hyp).systems[0].sentences[0]
     inflected = Scorer(Config(lexicons=("paper",), matching=("exact", "inflection")), analyzer=kiwi)
     seg = inflected.score(src, hyp).systems[0].sentences[0]
     assert exact.score == 0.5 and seg.score == 1.0

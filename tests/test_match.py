@@ -14,6 +14,10 @@ def test_tokenize_folds_case_and_numbers():
         "the", "1000", "rooms", "12.3", "o", "clock", "well", "known")
 
 
+def test_dotted_abbreviations_become_one_token():
+    assert tokenize("The U.S. and the U.N. met.") == ("the", "us", "and", "the", "un", "met")
+
+
 def test_phrase_and_single_words_share_tokens_optimally():
     # the paper's third example: 방 room, 314, 호실 "room number"; output "is room room number 314."
     got = run([("three",), ("class",), ("room",), ("314",), ("room number",)], "is room room number 314.")

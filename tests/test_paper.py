@@ -58,7 +58,7 @@ def test_paper_scores_follow_the_formula(paper_scorer):
 
 
 def test_paper_scores_with_kiwi(kiwi):
-    scorer = Scorer(Config(lexicons=("paper",)), analyzer=kiwi)
+    scorer = Scorer(Config(lexicons=("paper",), matching=("exact",)), analyzer=kiwi)
     system = scorer.score(SOURCES, OUTPUTS).systems[0]
     # kiwi: 여기 is a pronoun (NP), 있다 an adjective (VA) without entry; 줬어요 is the verb 주다
     assert [s.score for s in system.sentences] == pytest.approx([1 / 2, 2 / 4, 3 / 5, 5 / 7, 4 / 4])

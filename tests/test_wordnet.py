@@ -36,7 +36,7 @@ def test_synonym_stage_matches_a_synonym_only_when_enabled(tmp_path, monkeypatch
     monkeypatch.setenv("KTR_CACHE_DIR", str(tmp_path))
     lex = tmp_path / "lex.tsv"
     lex.write_text("# ktr-lexicon/1\n사다\tverb\tbuy\n", encoding="utf-8")
-    exact = Scorer(Config(lexicons=(str(lex),), classes=("verb",)), analyzer=kiwi)
+    exact = Scorer(Config(lexicons=(str(lex),), classes=("verb",), matching=("exact",)), analyzer=kiwi)
     both = Scorer(Config(lexicons=(str(lex),), classes=("verb",), matching=("exact", "synonym")), analyzer=kiwi)
     src, hyp = ["그가 옷을 산다."], ["He will purchase clothes."]
     assert exact.score(src, hyp).systems[0].sentences[0].score == 0.0

@@ -36,14 +36,24 @@ def _require_java() -> None:
         jvm.init_jvm(max_heap_size=int(heap))
 
 
-def _konlpy_version(jar: str) -> str:
-    from importlib.metadata import version
-
-    return f"konlpy-{version('konlpy')}+{jar}"
-
-
 class _KonlpyBase(AnalyzerBase):
+    """A KoNLPy tagger: ``konlpy_class`` is built once the JVM is up; ``jar`` names its version."""
+
+    konlpy_class = ""
+    jar = ""
     predicate_tags: frozenset[str] = frozenset()
+
+    def __init__(self):
+        _require_java()
+        from importlib.metadata import version
+
+        import konlpy.tag
+
+        self._tagger = getattr(konlpy.tag, self.konlpy_class)()
+        self.version = f"konlpy-{version('konlpy')}+{self.jar}"
+
+    def _analyze(self, text: str) -> list[Morpheme]:
+        return self._build(text, self._tagger.pos(text))
 
     def _build(self, text: str, pairs: list[tuple[str, str]], lemmas: list[str] | None = None) -> list[Morpheme]:
         spans = align(text, [form for form, _ in pairs])
@@ -58,19 +68,11 @@ class _KonlpyBase(AnalyzerBase):
 
 
 class OktAnalyzer(_KonlpyBase):
-    name = "okt"
-    tagset = "okt"
-
-    def __init__(self):
-        _require_java()
-        from konlpy.tag import Okt
-
-        self._okt = Okt()
-        self.version = _konlpy_version("open-korean-text-2.1.0")
+    name, tagset, konlpy_class, jar = "okt", "okt", "Okt", "open-korean-text-2.1.0"
 
     def _analyze(self, text: str) -> list[Morpheme]:
-        pairs = self._okt.pos(text)
-        stemmed = self._okt.pos(text, stem=True)
+        pairs = self._tagger.pos(text)
+        stemmed = self._tagger.pos(text, stem=True)
         lemmas = None
         if len(stemmed) == len(pairs):
             lemmas = [s if t in ("Verb", "Adjective") else f for (f, t), (s, _) in zip(pairs, stemmed)]
@@ -78,35 +80,13 @@ class OktAnalyzer(_KonlpyBase):
 
 
 class KomoranAnalyzer(_KonlpyBase):
-    name = "komoran"
-    tagset = "sejong"
+    name, tagset, konlpy_class, jar = "komoran", "sejong", "Komoran", "komoran-3.0"
     predicate_tags = frozenset({"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"})
-
-    def __init__(self):
-        _require_java()
-        from konlpy.tag import Komoran
-
-        self._komoran = Komoran()
-        self.version = _konlpy_version("komoran-3.0")
-
-    def _analyze(self, text: str) -> list[Morpheme]:
-        return self._build(text, self._komoran.pos(text))
 
 
 class KkmaAnalyzer(_KonlpyBase):
-    name = "kkma"
-    tagset = "kkma"
+    name, tagset, konlpy_class, jar = "kkma", "kkma", "Kkma", "kkma-2.0"
     predicate_tags = frozenset({"VV", "VA", "VXV", "VXA", "VCN", "VCP", "XSV", "XSA"})
-
-    def __init__(self):
-        _require_java()
-        from konlpy.tag import Kkma
-
-        self._kkma = Kkma()
-        self.version = _konlpy_version("kkma-2.0")
-
-    def _analyze(self, text: str) -> list[Morpheme]:
-        return self._build(text, self._kkma.pos(text))
 
 
 def _summary_tag(kaist: str) -> str:
@@ -115,20 +95,12 @@ def _summary_tag(kaist: str) -> str:
 
 
 class HannanumAnalyzer(_KonlpyBase):
-    name = "hannanum"
-    tagset = "kaist"
+    name, tagset, konlpy_class, jar = "hannanum", "kaist", "Hannanum", "jhannanum-0.8.4"
     predicate_tags = frozenset({"PV", "PA", "PX", "pvg", "pvd", "paa", "pad", "px"})
 
-    def __init__(self):
-        _require_java()
-        from konlpy.tag import Hannanum
-
-        self._hannanum = Hannanum()
-        self.version = _konlpy_version("jhannanum-0.8.4")
-
     def _analyze(self, text: str) -> list[Morpheme]:
-        pairs = self._hannanum.pos(text, ntags=22)
-        return self._build(text, self.refine(pairs, self._hannanum.analyze(text)))
+        pairs = self._tagger.pos(text, ntags=22)
+        return self._build(text, self.refine(pairs, self._tagger.analyze(text)))
 
     @staticmethod
     def refine(pairs: list[tuple[str, str]], words: list) -> list[tuple[str, str]]:

@@ -41,14 +41,23 @@ class Lookup:
     via: str  # "entry", "other-class", "derived" (노래 ↔ 노래하다) or "digits"
 
 
-def parse_line(line: str, where: str) -> Entry | None:
-    """Parse one lexicon line; ``None`` for comments and blank lines."""
+def split_columns(line: str, where: str, names: tuple[str, ...]) -> list[str] | None:
+    """The columns of a tab-separated data line; ``None`` for comments and blank lines."""
     text = line.rstrip("\r\n")
     if not text.strip() or text.lstrip().startswith("#"):
         return None
     cols = text.split("\t")
-    if len(cols) != 3:
-        raise LexiconError(f"{where}: expected 3 tab-separated columns (lemma, class, equivalents), got {len(cols)}: {text!r}")
+    if len(cols) != len(names):
+        raise LexiconError(f"{where}: expected {len(names)} tab-separated columns ({', '.join(names)}), "
+                           f"got {len(cols)}: {text!r}")
+    return cols
+
+
+def parse_line(line: str, where: str) -> Entry | None:
+    """Parse one lexicon line; ``None`` for comments and blank lines."""
+    cols = split_columns(line, where, ("lemma", "class", "equivalents"))
+    if cols is None:
+        return None
     lemma, cls, equivalents = cols
     if unicodedata.normalize("NFC", lemma) != lemma or not _HANGUL_WORD.match(lemma):
         raise LexiconError(f"{where}: lemma must be NFC Hangul syllables: {lemma!r}")

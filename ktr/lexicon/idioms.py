@@ -22,6 +22,7 @@ from pathlib import Path
 from ..errors import LexiconError
 from ..keywords import Keyword
 from ..resources import lexicons_dir
+from .format import split_columns
 
 _HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
 _SKIP = re.compile(r"[\s\W_]", re.UNICODE)
@@ -36,12 +37,9 @@ class Idiom:
 
 
 def _parse(line: str, where: str) -> Idiom | None:
-    text = line.rstrip("\r\n")
-    if not text.strip() or text.lstrip().startswith("#"):
+    cols = split_columns(line, where, ("Korean", "English"))
+    if cols is None:
         return None
-    cols = text.split("\t")
-    if len(cols) != 2:
-        raise LexiconError(f"{where}: expected 2 tab-separated columns (Korean, English), got {len(cols)}: {text!r}")
     korean, english = cols
     if unicodedata.normalize("NFC", korean) != korean or not _HANGUL_PHRASE.match(korean):
         raise LexiconError(f"{where}: the Korean side must be NFC Hangul words separated by single spaces: {korean!r}")

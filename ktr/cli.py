@@ -34,7 +34,7 @@ def _system_name(path: str, taken: set[str]) -> str:
 def cmd_score(args: argparse.Namespace) -> int:
     from .report import as_json, as_text, as_tsv
     from .scorer import Scorer
-    from .textio import read_lines
+    from .textio import check_same_length, read_lines
 
     if args.sample:
         from . import sample
@@ -47,22 +47,14 @@ def cmd_score(args: argparse.Namespace) -> int:
         if not args.src or not args.hyp:
             raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
         source_path, hyp_paths, ref_paths = args.src, args.hyp, args.ref or []
-    sources = read_lines(source_path)
+    files = {source_path: read_lines(source_path)}
+    for path in [*hyp_paths, *ref_paths]:
+        files.setdefault(path, read_lines(path, allow_empty=True))
+    check_same_length(files, source_path)
     taken: set[str] = set()
-    systems = {}
-    for path in hyp_paths:
-        lines = read_lines(path, allow_empty=True)
-        if len(lines) != len(sources):
-            raise KtrError(f"line counts differ: {source_path} has {len(sources)} lines, "
-                           f"{path} has {len(lines)}; nothing was scored")
-        systems[_system_name(path, taken)] = lines
-    references = []
-    for path in ref_paths:
-        lines = read_lines(path, allow_empty=True)
-        if len(lines) != len(sources):
-            raise KtrError(f"line counts differ: {source_path} has {len(sources)} lines, "
-                           f"{path} has {len(lines)}; nothing was scored")
-        references.append(lines)
+    systems = {_system_name(path, taken): files[path] for path in hyp_paths}
+    references = [files[path] for path in ref_paths]
+    sources = files[source_path]
     scorer = Scorer(_config(args))
     report = scorer.score(sources, systems, references or None)
     if args.format == "json":

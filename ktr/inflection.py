@@ -8,14 +8,11 @@ exception lists (``verb.exc``, ``noun.exc``, ``adj.exc``) read in reverse.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
 from . import wordnet
+from .cache import cached_json
 
 VERSION = 1
 _VOWELS = set("aeiou")
@@ -102,16 +99,6 @@ def build(words: Iterable[str]) -> dict[str, list[str]]:
 
 
 def table_for(words: Iterable[str], key: str) -> dict[str, tuple[str, ...]]:
-    """The table for ``words``, cached on disk under ``key`` (see :mod:`ktr.lexicon.expand`)."""
-    from .lexicon.expand import cache_dir
-
-    digest = hashlib.sha256(f"{VERSION}|{key}|{wordnet.fingerprint()}".encode()).hexdigest()[:20]
-    path = cache_dir() / f"inflection-{digest}.json"
-    if path.is_file():
-        return {k: tuple(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
-    table = build(words)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8", suffix=".tmp") as fh:
-        json.dump(table, fh, ensure_ascii=False, sort_keys=True)
-    os.replace(fh.name, path)
-    return {k: tuple(v) for k, v in table.items()}
+    """The table for ``words``, cached on disk under ``key`` and WordNet's fingerprint."""
+    table = cached_json("inflection", f"{VERSION}|{key}|{wordnet.fingerprint()}", lambda: build(words))
+    return {form: tuple(bases) for form, bases in table.items()}

@@ -9,13 +9,8 @@ so scoring runs do not load WordNet.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
-from pathlib import Path
-
 from .. import wordnet
+from ..cache import cached_json
 from .format import Lexicon
 
 #: bump when the expansion rules change, so old caches are not reused
@@ -23,10 +18,6 @@ EXPANSION_VERSION = 1
 WORDNET_POS = {"noun": "n", "bound_noun": "n", "proper_noun": "n", "verb": "v", "adjective": "a", "adverb": "r"}
 #: never added as synonyms: too common to carry meaning on their own
 STOP = frozenset("be have do get make go come take give put set let say see use one".split())
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("KTR_CACHE_DIR") or Path.home() / ".cache" / "ktr")
 
 
 def synonyms_of(wn, word: str, pos: str, senses: int) -> list[str]:
@@ -58,17 +49,7 @@ def compute(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, .
 
 def synonym_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
     """The expansion of ``lexicon``, from the cache when it was computed before."""
-    key = hashlib.sha256(
-        f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}".encode()
-    ).hexdigest()[:20]
-    path = cache_dir() / f"synonyms-{key}.json"
-    if path.is_file():
-        rows = json.loads(path.read_text(encoding="utf-8"))
-        return {(l, c): tuple(s) for l, c, s in rows}
-    table = compute(lexicon, senses)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    rows = [[l, c, list(s)] for (l, c), s in sorted(table.items())]
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8", suffix=".tmp") as fh:
-        json.dump(rows, fh, ensure_ascii=False)
-    os.replace(fh.name, path)  # atomic: concurrent runs never read half a file
-    return table
+    key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}"
+    rows = cached_json("synonyms", key, lambda: [
+        [l, c, list(syns)] for (l, c), syns in sorted(compute(lexicon, senses).items())])
+    return {(l, c): tuple(syns) for l, c, syns in rows}

@@ -17,12 +17,10 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import LexiconError
 from ..keywords import Keyword
-from ..resources import lexicons_dir
-from .format import split_columns
+from .format import resolve_lexicon_path, split_columns
 
 _HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
 _SKIP = re.compile(r"[\s\W_]", re.UNICODE)
@@ -64,9 +62,7 @@ class IdiomTable:
     def from_files(cls, specs: tuple[str, ...]) -> "IdiomTable":
         idioms: dict[str, Idiom] = {}
         for spec in specs:
-            path = Path(spec) if ("/" in spec or Path(spec).suffix) else lexicons_dir() / f"{spec}.tsv"
-            if not path.is_file():
-                raise LexiconError(f"{spec}: no such idiom file")
+            path = resolve_lexicon_path(spec)
             for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1):
                 idiom = _parse(line, f"{path}:{n}")
                 if idiom is None:

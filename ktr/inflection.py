@@ -9,7 +9,7 @@ exception lists (``verb.exc``, ``noun.exc``, ``adj.exc``) read in reverse.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from . import wordnet
 from .cache import cached_json
@@ -88,17 +88,19 @@ def build(words: Iterable[str]) -> dict[str, list[str]]:
             for form in _GENERATORS[pos](word):
                 if form != word:
                     table.setdefault(form, set()).add(word)
-        for line in open(folder / f"{pos}.exc", encoding="utf-8", errors="replace"):
-            parts = line.split()
-            if len(parts) >= 2:
-                inflected, bases = parts[0], parts[1:]
-                for base in bases:
-                    if base in words and inflected != base and "_" not in inflected:
-                        table.setdefault(inflected, set()).add(base)
+        with open(folder / f"{pos}.exc", encoding="utf-8", errors="replace") as exceptions:
+            for line in exceptions:
+                parts = line.split()
+                if len(parts) >= 2:
+                    inflected, bases = parts[0], parts[1:]
+                    for base in bases:
+                        if base in words and inflected != base and "_" not in inflected:
+                            table.setdefault(inflected, set()).add(base)
     return {form: sorted(bases) for form, bases in table.items()}
 
 
-def table_for(words: Iterable[str], key: str) -> dict[str, tuple[str, ...]]:
-    """The table for ``words``, cached on disk under ``key`` and WordNet's fingerprint."""
-    table = cached_json("inflection", f"{VERSION}|{key}|{wordnet.fingerprint()}", lambda: build(words))
+def table_for(words: Callable[[], Iterable[str]], key: str) -> dict[str, tuple[str, ...]]:
+    """The table for the words ``words()`` gives (called only when the table is not cached yet),
+    cached on disk under ``key`` (which must identify those words) and WordNet's fingerprint."""
+    table = cached_json("inflection", f"{VERSION}|{key}|{wordnet.fingerprint()}", lambda: build(words()))
     return {form: tuple(bases) for form, bases in table.items()}

@@ -71,25 +71,25 @@ def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
 
 
 def _occurrences(k: int, phrases: Sequence[str], v: SentenceView, order: int, how: str,
-                 inflected: bool = False) -> list[Candidate]:
-    """Where each phrase occurs; with ``inflected``, a token may also be an inflected form of the
-    word (``rooms`` for ``room``), and only occurrences with at least one such token count."""
+                 want: str = "exact") -> list[Candidate]:
+    """Where each phrase occurs. ``want``: ``exact`` (as written), ``inflected`` (at least one
+    token is an inflected form of its word: ``rooms`` for ``room``) or ``any`` (either)."""
     out = []
     for e_rank, equivalent in enumerate(phrases):
         words = phrase(equivalent)
         if not words:
             continue
         starts = v.positions.get(words[0], [])
-        if inflected:
+        if want != "exact":
             starts = sorted(set(starts) | set(v.base_positions.get(words[0], ())))
         for start in starts:
             end = start + len(words)
             if end > len(v.tokens):
                 continue
             exact = tuple(v.tokens[start:end]) == words
-            if exact and not inflected:
+            if exact and want != "inflected":
                 out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-            elif inflected and not exact and all(
+            elif not exact and want != "exact" and all(
                     v.tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words)):
                 out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
     return out
@@ -102,19 +102,17 @@ def exact_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[C
 
 def inflection_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Equivalents that occur inflected: waiting → wait, went → go, rooms → room."""
-    return _occurrences(k, targets.equivalents, v, order, "inflection", inflected=True)
+    return _occurrences(k, targets.equivalents, v, order, "inflection", want="inflected")
 
 
 def synonym_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """WordNet synonyms of the equivalents, as written or inflected (see :mod:`ktr.lexicon.expand`)."""
-    return (_occurrences(k, targets.synonyms, v, order, "synonym")
-            + _occurrences(k, targets.synonyms, v, order, "synonym", inflected=True))
+    return _occurrences(k, targets.synonyms, v, order, "synonym", want="any")
 
 
 def idiom_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """English phrases of an idiom unit (see :mod:`ktr.lexicon.idioms`), as written or inflected."""
-    return (_occurrences(k, targets.idioms, v, order, "idiom")
-            + _occurrences(k, targets.idioms, v, order, "idiom", inflected=True))
+    return _occurrences(k, targets.idioms, v, order, "idiom", want="any")
 
 
 STAGES: dict[str, Stage] = {

@@ -83,13 +83,18 @@ class Scorer:
         from .english import phrase
         from .inflection import table_for
 
-        phrases = [e for entry in self.lexicon for e in entry.equivalents]
-        phrases += [syn for syns in self._synonyms.values() for syn in syns]
         key = f"{self.lexicon.digest}|{self.config.synonym_senses if self._synonyms else 0}"
         if self.idioms is not None:
-            phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
             key += f"|{self.idioms.digest}"
-        return table_for({w for p in phrases for w in phrase(p)}, key)
+
+        def words() -> set[str]:  # every English word a keyword can match; only on a cache miss
+            phrases = [e for entry in self.lexicon for e in entry.equivalents]
+            phrases += [syn for syns in self._synonyms.values() for syn in syns]
+            if self.idioms is not None:
+                phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
+            return {w for p in phrases for w in phrase(p)}
+
+        return table_for(words, key)
 
     @classmethod
     def from_yaml(cls, path: str) -> "Scorer":

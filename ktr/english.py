@@ -31,6 +31,27 @@ def tokenize(text: str) -> tuple[str, ...]:
     )
 
 
+_CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")
+
+#: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries):
+#: never taken for a transliterated name
+FUNCTION_WORDS = frozenset("""
+a an the this that these those i me my mine you your yours he him his she her hers it its we us
+our ours they them their theirs who whom whose which what where when why how there here
+and or but nor so yet if then than because as while although though unless until since
+of in on at to for from by with without about above below over under into onto upon out off
+up down through across after before between among against during within along around near
+be am is are was were been being have has had having do does did doing will would shall
+should can could may might must not no yes all any both each every some such only also just
+very too s t d ll m re ve
+""".split())
+
+
+def capitalized_words(text: str) -> frozenset[str]:
+    """Case-folded words written with a capital letter in ``text`` (names, as a rule)."""
+    return frozenset(w.casefold() for w in _CAPITALIZED.findall(unicodedata.normalize("NFKC", text)))
+
+
 @lru_cache(maxsize=200_000)
 def phrase(equivalent: str) -> tuple[str, ...]:
     """Token sequence of a lexicon equivalent (cached: equivalents repeat across sentences)."""

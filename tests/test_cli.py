@@ -98,7 +98,7 @@ def test_keywords_command(tmp_path):
     src.write_text("제일 유명한 백화점이 어디에요?\n\n", encoding="utf-8")
     proc = ktr("keywords", "-s", src)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "제일/MAG 유명/NNG 백화점/NNG 어디/NP\n\n"
+    assert proc.stdout == "제일/MAG 유명하다/NNG 백화점/NNG 어디/NP\n\n"  # 유명 + 하(XSA): one keyword
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 Both go through :func:`tokenize`, so an equivalent such as ``department store`` or
 ``well-known`` becomes the token sequence it must match. Digit groups lose their thousands
 separators (``1,000`` → ``1000``); decimals keep their point (``12.3``); dotted abbreviations
-lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``).
+lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``). ``$``, ``€``, ``£``, ``¥``,
+``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent.
 """
 from __future__ import annotations
 
@@ -22,9 +23,15 @@ def _normalize_number(token: str) -> str:
     return token.rstrip(".,")
 
 
+#: symbols that stand for words a Korean keyword can match (달러 "$5", 퍼센트 "5%")
+_SYMBOLS = {"$": " dollar ", "€": " euro ", "£": " pound ", "¥": " yen ", "₩": " won ", "%": " percent "}
+_SYMBOL = re.compile("[" + re.escape("".join(_SYMBOLS)) + "]")
+
+
 def tokenize(text: str) -> tuple[str, ...]:
-    """Case-folded word tokens of an English text."""
+    """Case-folded word tokens of an English text; currency and percent signs become words."""
     text = unicodedata.normalize("NFKC", text).casefold()
+    text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text)
     text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", text)
     return tuple(
         _normalize_number(t) if t[0].isdigit() else t for t in _TOKEN.findall(text)

@@ -24,6 +24,7 @@ class KeywordResult:
     matched: str | None      # the equivalent found in the output
     how: str | None          # the matching stage that found it
     span: tuple[int, int] | None  # output token span of the match
+    tried: tuple[str, ...] = ()   # other targets: "number 3", "month 3", "sound keullinteon"
 
     @property
     def transferred(self) -> bool:
@@ -37,7 +38,7 @@ class KeywordResult:
             "in_lexicon": self.in_lexicon,
             "entry": self.entry, "lookup": self.lookup,
             "matched": self.matched, "how": self.how,
-            "token_span": list(self.span) if self.span else None,
+            "token_span": list(self.span) if self.span else None, "also_tried": list(self.tried),
         }
 
 

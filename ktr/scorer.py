@@ -22,7 +22,15 @@ from .lexicon.format import Lookup
 from .match import Targets, match_sentence
 from .metrics import reference_metrics
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
-from .transliterate import is_hangul, sound_key
+from .transliterate import is_hangul, romanize, sound_key
+
+
+def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
+    """The targets besides lexicon equivalents, as an explanation shows them."""
+    out = [f"month {k[2:]}" if k.startswith("m:") else f"number {k[2:]}" for k in target.numbers]
+    if target.sound:
+        out.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
+    return tuple(out)
 
 
 @dataclass
@@ -199,6 +207,7 @@ class Scorer:
                     matched=cand.equivalent if cand else None,
                     how=cand.how if cand else None,
                     span=(cand.start, cand.end) if cand else None,
+                    tried=_tried(kw, target),
                 ))
             sentences.append(sentence_stats(index, results, policy, self.config.class_weights))
         return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)

@@ -5,6 +5,8 @@ import json
 import unicodedata
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+from .english import tokenize
+
 if TYPE_CHECKING:
     from .score import KeywordResult
     from .scorer import Report
@@ -82,9 +84,18 @@ def _tried(k: "KeywordResult", limit: int = 5) -> str:
     return "; ".join(parts) + note
 
 
+def _matched(k: "KeywordResult", tokens: Sequence[str]) -> str:
+    """The output words that carried the keyword, and the equivalent they matched if different."""
+    if k.span is None:
+        return "—"
+    found = " ".join(tokens[k.span[0]:k.span[1]])
+    return found if found == k.matched else f"{found} ({k.matched})"
+
+
 def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, Sequence[str]]) -> str:
     """Per sentence and system, a table like the paper's Fig. 4: each keyword, the equivalents
-    tried, what matched in the output and by which stage, and the sentence score."""
+    tried, the output words that matched (with the equivalent, when inflected or a synonym) and
+    by which stage, and the sentence score."""
     lines: list[str] = []
     for system in report.systems:
         hyps = outputs[system.name]
@@ -94,10 +105,11 @@ def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, S
                          f"({seg.transferred} of {seg.counted} keywords)")
             lines.append(f"source  {sources[seg.index]}")
             lines.append(f"output  {hyps[seg.index]}")
+            tokens = tokenize(hyps[seg.index])
             rows = [("keyword", "class", "equivalents tried", "matched", "how")]
             for k in seg.keywords:
-                rows.append((f"{k.keyword.lemma}/{k.keyword.tag}", k.keyword.cls, _tried(k),
-                             k.matched or "—", k.how or ("missed" if k.in_lexicon or k.tried else "no entry")))
+                rows.append((f"{k.keyword.lemma}/{k.keyword.tag}", k.keyword.cls, _tried(k), _matched(k, tokens),
+                             k.how or ("missed" if k.in_lexicon or k.tried else "no entry")))
             if len(rows) == 1:
                 lines.append("  (no keywords)")
             else:

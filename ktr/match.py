@@ -155,7 +155,10 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
         return []
     out = []
     capitals = v.names if targets.name else None
+    length, slack = len(targets.sound), 1 - v.threshold
     for start, end, key in v.sounds:
+        if abs(len(key) - length) > slack * max(len(key), length) + 1e-9:
+            continue                      # too different in length to reach the threshold
         if capitals is not None and not all(t in capitals for t in v.tokens[start:end]):
             continue
         sim = transliterate.similarity(targets.sound, key)

@@ -155,6 +155,8 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     files = {args.src: read_lines(args.src)}
     files.setdefault(args.ref, read_lines(args.ref))
     check_same_length(files, args.src)
+    if args.output:
+        metaeval.check_folder(args.output)
     if len(files[args.src]) < 2:
         raise KtrError(f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
                        "scored against another line's translation)")

@@ -206,6 +206,10 @@ def _listing(values: dict[str, float | None], fmt, reverse: bool = True) -> str:
     return ", ".join(f"{LABELS[m]} {fmt(values[m])}" for m in _ranked(values, reverse))
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _sd(values: Sequence[float]) -> float:
     mean = _mean(values) or 0.0
     return sqrt(sum((v - mean) ** 2 for v in values) / len(values)) if values else 0.0
@@ -235,7 +239,7 @@ def reading(result: MetaEval) -> list[str]:
                 f"which draws on the same WordNet ({credited[1]} in the true translations)."
                 if "synonym" in result.signature.matching else "")
         out.append(f"Synonyms: with content words replaced by WordNet synonyms "
-                   f"({len(result.changed('synonym'))} sentences changed), the variants keep "
+                   f"({_count(len(result.changed('synonym')), 'sentence')} changed), the variants keep "
                    f"{_listing(syn, _pct)}; KTR keeps {verdict}.{note}")
     aucs = {m: result.auc(m) for m in METRICS}
     if _ranked(aucs):
@@ -303,22 +307,31 @@ def to_svg(result: MetaEval) -> str:
     return grouped_bars(names, series, title="Mean sentence score per variant", y_label="score")
 
 
+def check_folder(directory: str | Path) -> Path:
+    """``directory`` as a Path, or InputError when it exists and is not a folder (checked before
+    scoring, so a wrong ``-o`` fails at once)."""
+    folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder}: exists and is not a directory")
+    return folder
+
+
 def write(result: MetaEval, directory: str | Path) -> list[Path]:
     """Write ``meta-eval.json``, ``meta-eval.md`` and ``meta-eval.svg`` into ``directory``."""
     import json
 
-    folder = Path(directory)
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder}: exists and is not a directory")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = check_folder(directory)
     files = {
         "meta-eval.json": json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n",
         "meta-eval.md": to_markdown(result) + "\n![Mean sentence score per variant](meta-eval.svg)\n",
         "meta-eval.svg": to_svg(result),
     }
     written = []
-    for name, text in files.items():
-        path = folder / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+            written.append(folder / name)
+    except OSError as exc:
+        raise InputError(f"{exc.filename or folder}: cannot write: {exc.strerror}") from None
     return written

@@ -1,7 +1,7 @@
 """Small self-contained SVG charts for reports (no plotting library needed).
 
 Only what reports use: a grouped bar chart. The output is one standalone ``<svg>`` document
-with its own styles, readable in any browser and embeddable in Markdown.
+with inline attributes only, readable in any browser and embeddable in Markdown.
 """
 from __future__ import annotations
 

@@ -116,12 +116,15 @@ def test_cli_without_output_folder_prints_the_markdown(capsys):
     assert out.startswith("# Meta-evaluation") and "| synonym | 18 |" in out and "seed 3" in out
 
 
-def test_cli_rejects_unaligned_files(tmp_path):
+def test_cli_rejects_bad_input_before_scoring(tmp_path):
     src, ref = tmp_path / "a.ko", tmp_path / "a.en"
     src.write_text("하나\n둘\n", encoding="utf-8")
     ref.write_text("one\n", encoding="utf-8")
     assert_clean_error(ktr("meta-eval", "-s", src, "-r", ref), "line counts differ", "a.en has 1")
+    ref.write_text("one\ntwo\n", encoding="utf-8")
+    assert_clean_error(ktr("meta-eval", "-s", src, "-r", ref, "-o", ref), "a.en: exists and is not a directory")
     src.write_text("하나\n", encoding="utf-8")
+    ref.write_text("one\n", encoding="utf-8")
     assert_clean_error(ktr("meta-eval", "-s", src, "-r", ref), "a.ko: one line", "at least 2")
 
 

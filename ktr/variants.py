@@ -16,7 +16,7 @@ replacing a word leaves the punctuation where it stood (``as a gift.`` → ``as 
 
 **Content words** (nouns, verbs, adjectives, adverbs) are decided without a tagger: a word is
 a content word when, lower-cased and with a possessive ``'s`` removed, it has at least two
-letters, is not in :data:`FUNCTION_WORDS` (articles, pronouns, prepositions, conjunctions,
+letters, is not in :data:`ktr.english.FUNCTION_WORDS` (articles, pronouns, prepositions, conjunctions,
 auxiliaries and modals, degree and deictic adverbs, quantifiers) and WordNet knows it (it has a
 synset after WordNet's own lemmatisation; a hyphenated word when WordNet knows it whole or knows
 one of its parts). Contractions (``don't``, ``I'll``) are not content words. Names WordNet
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Sequence
 
+from .english import FUNCTION_WORDS
 from .errors import InputError
 
 #: variant names in report order; ``true`` is the reference itself
@@ -42,24 +43,6 @@ VARIANTS = ("true", "mismatch", "drop25", "drop50", "drop75", "shuffle", "synony
 #: the drop variants and the share of content words each removes, in percent
 DROP_LEVELS = {"drop25": 25, "drop50": 50, "drop75": 75}
 
-FUNCTION_WORDS = frozenset("""
-a an the this that these those some any no every each either neither all both half another
-other such what which whose whatever whichever
-i me my mine myself you your yours yourself yourselves he him his himself she her hers herself
-it its itself we us our ours ourselves they them their theirs themselves one ones oneself
-someone somebody something anyone anybody anything everyone everybody everything nobody nothing
-none who whom whoever whomever
-about above across after against along amid among around as at before behind below beneath
-beside besides between beyond by despite down during except for from in inside into like near
-of off on onto out outside over past per since than through throughout till to toward towards
-under underneath unlike until up upon via with within without
-and but or nor so yet if unless because although though while whereas whether once
-be am is are was were been being have has had having do does did doing
-will would shall should can could may might must ought
-not yes also too very just only even still already again ever never always often quite rather
-here there now then where when why how thus therefore however
-many much more most few fewer less least several enough lot lots
-""".split())
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 _DIGITS = re.compile(r"[0-9]+")

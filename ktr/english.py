@@ -35,3 +35,49 @@ def tokenize(text: str) -> tuple[str, ...]:
 def phrase(equivalent: str) -> tuple[str, ...]:
     """Token sequence of a lexicon equivalent (cached: equivalents repeat across sentences)."""
     return tokenize(equivalent)
+
+
+def _clusters(text: str):
+    """(start, end) of each base character with the combining marks that follow it."""
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or not unicodedata.combining(text[i]):
+            yield start, i
+            start = i
+
+
+def token_spans(text: str) -> list[tuple[int, int]] | None:
+    """Character spans in ``text`` of the tokens :func:`tokenize` returns, for highlighting.
+
+    The text is normalised one character (with its combining marks) at a time, so every
+    normalised character remembers where it came from; dotted abbreviations are handled as in
+    :func:`tokenize`. Where this does not reproduce :func:`tokenize` exactly, ``None`` is
+    returned rather than wrong spans.
+    """
+    pieces: list[str] = []
+    origin: list[tuple[int, int]] = []
+    for start, end in _clusters(text):
+        piece = unicodedata.normalize("NFKC", text[start:end]).casefold()
+        pieces.append(piece)
+        origin.extend([(start, end)] * len(piece))
+    folded = "".join(pieces)
+    kept: list[str] = []
+    where: list[tuple[int, int]] = []
+    pos = 0
+    for m in _DOTTED.finditer(folded):   # U.S. -> "us ", as tokenize does
+        kept.append(folded[pos:m.start()])
+        where.extend(origin[pos:m.start()])
+        for j in range(m.start(), m.end()):
+            if folded[j] != ".":
+                kept.append(folded[j])
+                where.append(origin[j])
+        kept.append(" ")
+        where.append(origin[m.end() - 1])
+        pos = m.end()
+    kept.append(folded[pos:])
+    where.extend(origin[pos:])
+    found = list(_TOKEN.finditer("".join(kept)))
+    tokens = tuple(_normalize_number(m.group()) if m.group()[0].isdigit() else m.group() for m in found)
+    if tokens != tokenize(text):
+        return None
+    return [(where[m.start()][0], where[m.end() - 1][1]) for m in found]

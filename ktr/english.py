@@ -64,13 +64,12 @@ def token_spans(text: str) -> list[tuple[int, int]] | None:
     kept: list[str] = []
     where: list[tuple[int, int]] = []
     pos = 0
-    for m in _DOTTED.finditer(folded):   # U.S. -> "us ", as tokenize does
+    for m in _DOTTED.finditer(folded):   # U.S. -> "us ", as tokenize does; a letter spans its dot
         kept.append(folded[pos:m.start()])
         where.extend(origin[pos:m.start()])
-        for j in range(m.start(), m.end()):
-            if folded[j] != ".":
-                kept.append(folded[j])
-                where.append(origin[j])
+        for j in range(m.start(), m.end(), 2):
+            kept.append(folded[j])
+            where.append((origin[j][0], origin[j + 1][1]))
         kept.append(" ")
         where.append(origin[m.end() - 1])
         pos = m.end()

@@ -157,3 +157,31 @@ compare: {{resamples: 50}}
     assert meteor["fluent"].score > 99 > meteor["literal"].score > 20     # fluent is its own reference
     assert meteor["literal"].ci[0] <= meteor["literal"].score <= meteor["literal"].ci[1]
     assert run.metric_signatures["meteor"].startswith("nltk:")
+
+
+def test_score_paired_bs_agrees_with_run(demo_run):
+    """ktr score --paired-bs and ktr run draw the same resamples for the same seed."""
+    p = sample_paths()
+    proc = ktr("score", "-s", p["source"], "-t", p["fluent"], p["literal"], p["wordsalad"], "-r", p["reference"],
+               "--paired-bs", "-f", "json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["signature"]["short"].endswith("|bs:1000|seed:12345")
+    assert doc["sacrebleu"]["chrf"].startswith("nrefs:1|bs:1000|seed:12345|")
+    run = {s["name"]: s for s in json.loads((demo_run[0] / "results.json").read_text(encoding="utf-8"))
+           ["variants"][0]["systems"]}
+    for scored, name in zip(doc["systems"], ("fluent", "literal", "wordsalad")):
+        for key in ("ktr_ci", "ktr_p", "bleu_ci", "bleu_p", "chrf_ci", "chrf_p"):
+            assert scored[key] == pytest.approx(run[name][key]), key
+    assert doc["systems"][0]["ktr_p"] is None and doc["systems"][1]["ktr_p"] < 0.05
+
+
+def test_score_confidence_text_and_its_errors():
+    proc = ktr("score", "--sample", "--confidence", "--bootstrap-resamples", "200", "--seed", "7")
+    assert proc.returncode == 0, proc.stderr
+    assert "95% confidence intervals from 200 bootstrap resamples (seed 7)" in proc.stdout
+    assert "|bs:200|seed:7" in proc.stdout and "paired" not in proc.stdout
+    p = sample_paths()
+    assert_clean_error(ktr("score", "-s", p["source"], "-t", p["fluent"], "--paired-bs"),
+                       "--paired-bs needs at least two systems")
+    assert_clean_error(ktr("score", "--sample", "--confidence", "-f", "tsv"), "use -f text or -f json")

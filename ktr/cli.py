@@ -59,7 +59,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     report = scorer.score(sources, systems, references or None)
     if args.confidence or args.paired_bs:
         _bootstrap(args, report, systems, references)
-    if args.format == "json":
+    if args.explain:
+        from .report import as_explain
+
+        sys.stdout.write(as_explain(report, sources, systems))
+    elif args.format == "json":
         text = as_json(report, sentences=args.sentences)
         sys.stdout.write(text + "\n")
     elif args.format == "tsv":
@@ -191,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
     p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
+    p.add_argument("--explain", action="store_true",
+                   help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)")
     p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
     p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
     p.add_argument("--paired-bs", action="store_true",

@@ -11,10 +11,17 @@ import yaml
 from .errors import ConfigError
 from .keywords import CLASSES
 
-AGGREGATIONS = ("macro", "micro")
+AGGREGATIONS = ("macro", "micro", "weighted")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-MATCH_STAGES = ("exact", "inflection", "synonym", "idiom")
+MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration")
+
+#: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
+#: carry grammar rather than content (bound nouns 것/수/때, determiners) less
+DEFAULT_CLASS_WEIGHTS: dict[str, float] = {
+    "noun": 1.0, "proper_noun": 1.0, "verb": 1.0, "adjective": 1.0, "numeral": 1.0, "digits": 1.0,
+    "idiom": 1.0, "adverb": 0.5, "pronoun": 0.5, "bound_noun": 0.25, "determiner": 0.25,
+}
 
 #: the paper's keyword classes (all of them)
 DEFAULT_CLASSES: tuple[str, ...] = CLASSES
@@ -30,14 +37,20 @@ class Config:
     """Keyword classes that count."""
     lexicons: tuple[str, ...] = ("core",)
     """Lexicons by shipped name or path, stacked in order."""
-    matching: tuple[str, ...] = ("exact", "inflection", "synonym", "idiom")
-    """Matching stages, in cascade order: exact, inflection, synonym (WordNet), idiom."""
+    matching: tuple[str, ...] = ("exact", "inflection", "synonym", "idiom", "number", "transliteration")
+    """Matching stages, in cascade order: exact, inflection, synonym (WordNet), idiom, number,
+    transliteration."""
     idioms: tuple[str, ...] = ("idioms",)
     """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
     synonym_senses: int = 2
     """WordNet senses (synsets) per equivalent whose lemmas count as synonyms."""
+    transliteration_threshold: float = 0.8
+    """Minimum sound-key similarity (0-1] for a transliteration match (see ktr/transliterate.py)."""
     aggregation: str = "macro"
-    """Headline corpus score: macro (mean of sentence scores, the paper) or micro."""
+    """Headline corpus score: macro (mean of sentence scores, the paper), micro (all keywords
+    pooled) or weighted (mean of sentence scores with keywords weighted by class)."""
+    class_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_CLASS_WEIGHTS))
+    """Keyword class → weight for the weighted aggregation; classes not listed weigh 1."""
     no_keywords: str = "exclude"
     """Sentences without keywords: exclude from the mean, or score them zero or one."""
     missing_in_lexicon: str = "miss"
@@ -57,6 +70,12 @@ class Config:
             raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {self.synonym_senses!r}")
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
+        if not 0 < self.transliteration_threshold <= 1:
+            raise ConfigError(f"transliteration_threshold: must be in (0, 1], got {self.transliteration_threshold!r}")
+        for c, w in self.class_weights.items():
+            _choice("class_weights", c, (*CLASSES, "idiom"))
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:
+                raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {w!r}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> "Config":
@@ -67,8 +86,15 @@ class Config:
         for key, value in data.items():
             if key not in fields:
                 raise ConfigError(f"{where}: unknown key {key!r}; valid keys: {', '.join(fields)}")
-            default = fields[key].default
-            if isinstance(default, tuple):
+            f = fields[key]
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+            if isinstance(default, dict):
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{where}: {key} must be a mapping, got {value!r}")
+                value = {**default, **value}
+            elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            elif isinstance(default, tuple):
                 if isinstance(value, str):
                     value = [value]
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -3,7 +3,8 @@
 Both go through :func:`tokenize`, so an equivalent such as ``department store`` or
 ``well-known`` becomes the token sequence it must match. Digit groups lose their thousands
 separators (``1,000`` → ``1000``); decimals keep their point (``12.3``); dotted abbreviations
-lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``).
+lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``). ``$``, ``€``, ``£``, ``¥``,
+``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent.
 """
 from __future__ import annotations
 
@@ -22,13 +23,40 @@ def _normalize_number(token: str) -> str:
     return token.rstrip(".,")
 
 
+#: symbols that stand for words a Korean keyword can match (달러 "$5", 퍼센트 "5%")
+_SYMBOLS = {"$": " dollar ", "€": " euro ", "£": " pound ", "¥": " yen ", "₩": " won ", "%": " percent "}
+_SYMBOL = re.compile("[" + re.escape("".join(_SYMBOLS)) + "]")
+
+
 def tokenize(text: str) -> tuple[str, ...]:
-    """Case-folded word tokens of an English text."""
+    """Case-folded word tokens of an English text; currency and percent signs become words."""
     text = unicodedata.normalize("NFKC", text).casefold()
+    text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text)
     text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", text)
     return tuple(
         _normalize_number(t) if t[0].isdigit() else t for t in _TOKEN.findall(text)
     )
+
+
+_CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")
+
+#: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries):
+#: never taken for a transliterated name
+FUNCTION_WORDS = frozenset("""
+a an the this that these those i me my mine you your yours he him his she her hers it its we us
+our ours they them their theirs who whom whose which what where when why how there here
+and or but nor so yet if then than because as while although though unless until since
+of in on at to for from by with without about above below over under into onto upon out off
+up down through across after before between among against during within along around near
+be am is are was were been being have has had having do does did doing will would shall
+should can could may might must not no yes all any both each every some such only also just
+very too s t d ll m re ve
+""".split())
+
+
+def capitalized_words(text: str) -> frozenset[str]:
+    """Case-folded words written with a capital letter in ``text`` (names, as a rule)."""
+    return frozenset(w.casefold() for w in _CAPITALIZED.findall(unicodedata.normalize("NFKC", text)))
 
 
 @lru_cache(maxsize=200_000)
@@ -46,13 +74,31 @@ def _clusters(text: str):
             start = i
 
 
+def _sub_mapped(pattern: re.Pattern, replace, text: str, origin: list[tuple[int, int]]):
+    """``pattern.sub(replace, text)``, carrying each character's origin span along: the
+    characters of a replacement come from the whole match."""
+    out: list[str] = []
+    where: list[tuple[int, int]] = []
+    pos = 0
+    for m in pattern.finditer(text):
+        out.append(text[pos:m.start()])
+        where.extend(origin[pos:m.start()])
+        piece = replace(m)
+        out.append(piece)
+        where.extend([(origin[m.start()][0], origin[m.end() - 1][1])] * len(piece))
+        pos = m.end()
+    out.append(text[pos:])
+    where.extend(origin[pos:])
+    return "".join(out), where
+
+
 def token_spans(text: str) -> list[tuple[int, int]] | None:
     """Character spans in ``text`` of the tokens :func:`tokenize` returns, for highlighting.
 
-    The text is normalised one character (with its combining marks) at a time, so every
-    normalised character remembers where it came from; dotted abbreviations are handled as in
-    :func:`tokenize`. Where this does not reproduce :func:`tokenize` exactly, ``None`` is
-    returned rather than wrong spans.
+    The steps of :func:`tokenize` are replayed with every character remembering where it came
+    from: normalisation one character (with its combining marks) at a time, then the symbol and
+    dotted-abbreviation rewrites. Where this does not reproduce :func:`tokenize` exactly,
+    ``None`` is returned rather than wrong spans.
     """
     pieces: list[str] = []
     origin: list[tuple[int, int]] = []
@@ -60,23 +106,10 @@ def token_spans(text: str) -> list[tuple[int, int]] | None:
         piece = unicodedata.normalize("NFKC", text[start:end]).casefold()
         pieces.append(piece)
         origin.extend([(start, end)] * len(piece))
-    folded = "".join(pieces)
-    kept: list[str] = []
-    where: list[tuple[int, int]] = []
-    pos = 0
-    for m in _DOTTED.finditer(folded):   # U.S. -> "us ", as tokenize does; a letter spans its dot
-        kept.append(folded[pos:m.start()])
-        where.extend(origin[pos:m.start()])
-        for j in range(m.start(), m.end(), 2):
-            kept.append(folded[j])
-            where.append((origin[j][0], origin[j + 1][1]))
-        kept.append(" ")
-        where.append(origin[m.end() - 1])
-        pos = m.end()
-    kept.append(folded[pos:])
-    where.extend(origin[pos:])
-    found = list(_TOKEN.finditer("".join(kept)))
+    folded, origin = _sub_mapped(_SYMBOL, lambda m: _SYMBOLS[m.group()], "".join(pieces), origin)
+    folded, origin = _sub_mapped(_DOTTED, lambda m: m.group().replace(".", "") + " ", folded, origin)
+    found = list(_TOKEN.finditer(folded))
     tokens = tuple(_normalize_number(m.group()) if m.group()[0].isdigit() else m.group() for m in found)
     if tokens != tokenize(text):
         return None
-    return [(where[m.start()][0], where[m.end() - 1][1]) for m in found]
+    return [(origin[m.start()][0], origin[m.end() - 1][1]) for m in found]

@@ -14,9 +14,11 @@ by augmenting paths, which is still optimal when the competing equivalents are s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Sequence
 
-from .english import phrase
+from . import numbers, transliterate
+from .english import FUNCTION_WORDS, phrase
 
 EXACT_LIMIT = 12
 
@@ -33,11 +35,15 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Targets:
-    """What a keyword may match: its lexicon equivalents and their WordNet synonyms."""
+    """What a keyword may match: its lexicon equivalents and their WordNet synonyms, the
+    English of an idiom unit, its value as a number, the sound key of a name or loanword."""
 
     equivalents: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()
     idioms: tuple[str, ...] = ()   # English phrases of an idiom unit
+    numbers: tuple[str, ...] = ()  # number keys (:func:`ktr.numbers.korean_keys`)
+    sound: str = ""                # sound key (:func:`ktr.transliterate.korean_key`)
+    name: bool = False             # a proper noun: matches only words written capitalized
 
 
 @dataclass
@@ -48,15 +54,33 @@ class SentenceView:
     positions: dict[str, list[int]]
     bases: list[tuple[str, ...]]              # per token: base words it inflects (may be empty)
     base_positions: dict[str, list[int]]
+    threshold: float = transliterate.DEFAULT_THRESHOLD   # of the transliteration stage
+    names: frozenset[str] | None = None   # words written capitalized; None: the output has no case
+
+    @cached_property
+    def number_spans(self) -> list[numbers.Span]:
+        """Number expressions of the output (computed when the number stage first asks)."""
+        return numbers.english_spans(self.tokens)
+
+    @cached_property
+    def sounds(self) -> list[tuple[int, int, str]]:
+        """Sound keys of alphabetic tokens other than function words, and of adjacent pairs of
+        them (뉴욕 = "new york")."""
+        ok = [t.isalpha() and t not in FUNCTION_WORDS for t in self.tokens]
+        out = [(i, i + 1, transliterate.english_key(t)) for i, t in enumerate(self.tokens) if ok[i]]
+        out += [(i, i + 2, transliterate.english_key(self.tokens[i] + self.tokens[i + 1]))
+                for i in range(len(self.tokens) - 1) if ok[i] and ok[i + 1]]
+        return out
 
 
-def view(tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None) -> SentenceView:
+def view(tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
+         threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None) -> SentenceView:
     bases = [inflections.get(t, ()) for t in tokens] if inflections else [() for _ in tokens]
     base_positions: dict[str, list[int]] = {}
     for i, bs in enumerate(bases):
         for b in bs:
             base_positions.setdefault(b, []).append(i)
-    return SentenceView(tokens, token_positions(tokens), bases, base_positions)
+    return SentenceView(tokens, token_positions(tokens), bases, base_positions, threshold, names)
 
 
 #: a stage: (keyword index, targets, sentence view, stage order) -> candidates
@@ -115,8 +139,35 @@ def idiom_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[C
     return _occurrences(k, targets.idioms, v, order, "idiom", want="any")
 
 
+def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """Numbers by value: 삼 ↔ three / third / 3rd / 3, 3억 5천만 ↔ 350 million (:mod:`ktr.numbers`)."""
+    if not targets.numbers:
+        return []
+    wanted = set(targets.numbers)
+    return [Candidate(k, " ".join(v.tokens[s.start:s.end]), s.start, s.end, "number", (order, 0, s.start))
+            for s in v.number_spans if not wanted.isdisjoint(s.keys)]
+
+
+def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.transliterate`); closer first.
+    A proper noun matches only words the output writes capitalized (unless it has no capitals)."""
+    if not targets.sound:
+        return []
+    out = []
+    capitals = v.names if targets.name else None
+    for start, end, key in v.sounds:
+        if capitals is not None and not all(t in capitals for t in v.tokens[start:end]):
+            continue
+        sim = transliterate.similarity(targets.sound, key)
+        if sim >= v.threshold:
+            out.append(Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration",
+                                 (order, round((1 - sim) * 1000), start)))
+    return out
+
+
 STAGES: dict[str, Stage] = {
     "exact": exact_stage, "inflection": inflection_stage, "synonym": synonym_stage, "idiom": idiom_stage,
+    "number": number_stage, "transliteration": transliteration_stage,
 }
 
 
@@ -231,12 +282,16 @@ def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
 
 def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                    stages: Sequence[str] = ("exact",),
-                   inflections: dict[str, tuple[str, ...]] | None = None) -> dict[int, Candidate]:
+                   inflections: dict[str, tuple[str, ...]] | None = None,
+                   threshold: float = transliterate.DEFAULT_THRESHOLD,
+                   names: frozenset[str] | None = None) -> dict[int, Candidate]:
     """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
 
-    ``inflections`` (inflected form → base words, :mod:`ktr.inflection`) enables inflected matches.
+    ``inflections`` (inflected form → base words, :mod:`ktr.inflection`) enables inflected
+    matches; ``threshold`` is the transliteration stage's minimum sound-key similarity and
+    ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
-    v = view(tokens, inflections)
+    v = view(tokens, inflections, threshold, names)
     cands: list[list[Candidate]] = []
     for k, target in enumerate(targets):
         lst: list[Candidate] = []

@@ -126,7 +126,8 @@ def class_rates(system: SystemResult, config: Config) -> dict[str, tuple[int, in
             if k.in_lexicon or config.missing_in_lexicon == "miss":
                 counted[k.keyword.cls] += 1
                 transferred[k.keyword.cls] += k.transferred
-    return {c: (counted[c], transferred[c]) for c in CLASS_ORDER if counted[c]}
+    order = [c for c in CLASS_ORDER if c in counted] + sorted(set(counted) - set(CLASS_ORDER))
+    return {c: (counted[c], transferred[c]) for c in order}
 
 
 def histogram(system: SystemResult, bins: int = 10) -> list[int]:

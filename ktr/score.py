@@ -6,7 +6,7 @@ micro averages (and later bootstrap resampling) are computed from those numbers 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .keywords import Keyword
 
@@ -24,6 +24,7 @@ class KeywordResult:
     matched: str | None      # the equivalent found in the output
     how: str | None          # the matching stage that found it
     span: tuple[int, int] | None  # output token span of the match
+    tried: tuple[str, ...] = ()   # other targets: "number 3", "month 3", "sound keullinteon"
 
     @property
     def transferred(self) -> bool:
@@ -37,7 +38,7 @@ class KeywordResult:
             "in_lexicon": self.in_lexicon,
             "entry": self.entry, "lookup": self.lookup,
             "matched": self.matched, "how": self.how,
-            "token_span": list(self.span) if self.span else None,
+            "token_span": list(self.span) if self.span else None, "also_tried": list(self.tried),
         }
 
 
@@ -49,6 +50,8 @@ class SentenceResult:
     keywords: tuple[KeywordResult, ...]
     counted: int        # keywords in the denominator (depends on the missing-in-lexicon policy)
     transferred: int
+    weight: float = 0.0             # class weights of the counted keywords, summed
+    weight_transferred: float = 0.0  # ... of the transferred ones
 
     @property
     def score(self) -> float | None:
@@ -56,19 +59,31 @@ class SentenceResult:
         return self.transferred / self.counted if self.counted else None
 
     @property
+    def weighted_score(self) -> float | None:
+        """Transferred / counted keywords, each weighted by its class; ``None`` without keywords
+        (or when every counted keyword weighs 0)."""
+        return self.weight_transferred / self.weight if self.weight else None
+
+    @property
     def missing(self) -> int:
         return sum(not k.in_lexicon for k in self.keywords)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "index": self.index, "score": self.score, "keywords_counted": self.counted,
+            "index": self.index, "score": self.score, "weighted_score": self.weighted_score,
+            "keywords_counted": self.counted,
             "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
         }
 
 
-def sentence_stats(index: int, results: Sequence[KeywordResult], missing_policy: str) -> SentenceResult:
+def sentence_stats(index: int, results: Sequence[KeywordResult], missing_policy: str,
+                   weights: Mapping[str, float] | None = None) -> SentenceResult:
     counted = [r for r in results if r.in_lexicon or missing_policy == "miss"]
-    return SentenceResult(index, tuple(results), len(counted), sum(r.transferred for r in counted))
+    w = [1.0 if weights is None else weights.get(r.keyword.cls, 1.0) for r in counted]
+    return SentenceResult(
+        index, tuple(results), len(counted), sum(r.transferred for r in counted),
+        sum(w), sum(wi for wi, r in zip(w, counted) if r.transferred),
+    )
 
 
 def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
@@ -114,9 +129,14 @@ class SystemResult:
         return micro(self.stats)
 
     @property
+    def ktr_weighted(self) -> float | None:
+        """Mean of the class-weighted sentence scores (no_keywords policy as for macro)."""
+        return macro([(s.weight, s.weight_transferred) for s in self.sentences], self.no_keywords)
+
+    @property
     def ktr(self) -> float | None:
         """The headline score, by the configured aggregation."""
-        return self.ktr_macro if self.aggregation == "macro" else self.ktr_micro
+        return getattr(self, f"ktr_{self.aggregation}")
 
     def summary(self) -> dict[str, Any]:
         kws = [k for s in self.sentences for k in s.keywords]
@@ -125,6 +145,7 @@ class SystemResult:
             "ktr": self.ktr,
             "ktr_macro": self.ktr_macro,
             "ktr_micro": self.ktr_micro,
+            "ktr_weighted": self.ktr_weighted,
             "sentences": len(self.sentences),
             "sentences_scored": sum(1 for s in self.sentences if s.counted),
             "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords),

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import __version__
+from . import __version__, numbers
 from .analyzers import Analyzer, get_analyzer
 from .config import Config
-from .english import tokenize
+from .english import capitalized_words, tokenize
 from .errors import InputError
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
@@ -22,6 +22,15 @@ from .lexicon.format import Lookup
 from .match import Targets, match_sentence
 from .metrics import reference_metrics
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
+from .transliterate import is_hangul, romanize, sound_key
+
+
+def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
+    """The targets besides lexicon equivalents, as an explanation shows them."""
+    out = [f"month {k[2:]}" if k.startswith("m:") else f"number {k[2:]}" for k in target.numbers]
+    if target.sound:
+        out.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
+    return tuple(out)
 
 if TYPE_CHECKING:
     from .significance import Estimate
@@ -72,6 +81,8 @@ class Scorer:
         self.table = load_tagset(self.analyzer.tagset)
         self.lexicon = lexicon or load_lexicon(self.config.lexicons)
         self._classes = frozenset(self.config.classes)
+        self._numbers = "number" in self.config.matching
+        self._sounds = "transliteration" in self.config.matching
         self._synonyms: dict[tuple[str, str], tuple[str, ...]] = {}
         if "synonym" in self.config.matching:
             from .lexicon.expand import synonym_table
@@ -126,6 +137,10 @@ class Scorer:
             extra["syn"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
         if self.idioms is not None:
             extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
+        if self._sounds:
+            extra["tl"] = f"{self.config.transliteration_threshold:g}"
+        if self.config.aggregation == "weighted":
+            extra["w"] = ",".join(f"{c}={w:g}" for c, w in sorted(self.config.class_weights.items()))
         return extra
 
     def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
@@ -136,6 +151,8 @@ class Scorer:
         analyses = self.analyzer.analyze_many(sources)
         for text, morphemes in zip(sources, analyses):
             kws = extract(morphemes, self.table, self._classes)
+            if self._numbers:
+                kws = numbers.group(morphemes, kws)
             yield self.idioms.apply(text, kws) if self.idioms else (kws, {})
 
     def prepare(self, sources: Sequence[str]) -> Prepared:
@@ -146,18 +163,26 @@ class Scorer:
                 Lookup(None, units[i].english, "idiom") if i in units else self._lookup(k)
                 for i, k in enumerate(kws)
             ])
-        targets = [[self._targets(lk) for lk in row] for row in lookups]
+        targets = [[self._targets(k, lk) for k, lk in zip(*row)] for row in zip(keywords, lookups)]
         return Prepared(keywords, lookups, targets)
 
-    def _targets(self, found: Lookup | None) -> Targets:
+    def _targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
+        name = keyword.cls == "proper_noun"
+        sound = ""
+        if self._sounds and is_hangul(keyword.lemma) and (name or (found is None and keyword.cls == "noun")):
+            sound = sound_key(keyword.lemma)
+        number_keys = numbers.korean_keys(keyword) if self._numbers else ()
         if found is None:
-            return Targets()
+            return Targets(numbers=number_keys, sound=sound, name=name)
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
         synonyms = self._synonyms.get((found.entry.lemma, found.entry.cls), ()) if found.entry else ()
-        return Targets(found.equivalents, synonyms)
+        return Targets(found.equivalents, synonyms, numbers=number_keys, sound=sound, name=name)
 
     def _lookup(self, keyword: Keyword) -> Lookup | None:
+        if keyword.tag == "number":     # a written number (ktr/numbers.py): its own equivalent
+            value = numbers.korean_keys(keyword)
+            return Lookup(None, (value[0][2:],) if value else (), "number")
         found = self.lexicon.lookup(keyword.lemma, keyword.cls)
         if found is None and keyword.base:
             found = self.lexicon.lookup(keyword.base, keyword.cls)
@@ -173,7 +198,9 @@ class Scorer:
         policy = self.config.missing_in_lexicon
         rows = zip(prepared.keywords, prepared.lookups, prepared.targets, hypotheses)
         for index, (kws, lookups, targets, hyp) in enumerate(rows):
-            chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections)
+            names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
+            chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections,
+                                    self.config.transliteration_threshold, names)
             results = []
             for i, (kw, lk, target) in enumerate(zip(kws, lookups, targets)):
                 cand = chosen.get(i)
@@ -187,8 +214,9 @@ class Scorer:
                     matched=cand.equivalent if cand else None,
                     how=cand.how if cand else None,
                     span=(cand.start, cand.end) if cand else None,
+                    tried=_tried(kw, target),
                 ))
-            sentences.append(sentence_stats(index, results, policy))
+            sentences.append(sentence_stats(index, results, policy, self.config.class_weights))
         return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
 
     def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],

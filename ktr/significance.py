@@ -5,9 +5,10 @@ as weighting sentence *i* by k, so each resample is a row of *counts* and every 
 corpus score is computed from summed per-sentence statistics is rescored from ``counts @ stats``
 without touching the text again:
 
-- KTR: the paper's mean of sentence scores and the keyword-weighted rate are both a ratio of
-  sums, ``Σ num / Σ den`` with (score, 1) or (transferred, counted) per sentence (see
-  :func:`ktr_statistic`); other aggregations fall back to re-aggregating resampled sentences;
+- KTR: the paper's mean of sentence scores (plain or class-weighted) and the keyword-weighted
+  rate are all a ratio of sums, ``Σ num / Σ den`` with (score, 1) or (transferred, counted) per
+  sentence (see :func:`ktr_statistic`); any other aggregation falls back to re-aggregating
+  resampled sentences;
 - BLEU and chrF: sacreBLEU's sufficient statistics and its own score-from-statistics function;
 - METEOR: the mean of sentence scores.
 
@@ -84,19 +85,24 @@ class ResampledSystem:
 
 
 def ktr_statistic(system: SystemResult) -> Statistic:
-    """The system's headline KTR under resampling, from its per-sentence (counted, transferred)."""
-    stats = np.array(system.stats, dtype=float).reshape(-1, 2)
+    """The system's headline KTR under resampling, from its per-sentence (counted, transferred)
+    (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores)."""
+    if system.aggregation == "weighted":
+        pairs = [(s.weight, s.weight_transferred) for s in system.sentences]
+    elif system.aggregation in ("macro", "micro"):
+        pairs = system.stats
+    else:
+        return ResampledSystem(system)
+    stats = np.array(pairs, dtype=float).reshape(-1, 2)
     counted, transferred = stats[:, 0], stats[:, 1]
     if system.aggregation == "micro":
         return RatioStatistic(transferred, counted)
-    if system.aggregation == "macro":
-        has = counted > 0
-        score = np.divide(transferred, counted, out=np.zeros_like(counted), where=has)
-        if system.no_keywords == "exclude":
-            return RatioStatistic(score, has.astype(float))
-        filler = 1.0 if system.no_keywords == "one" else 0.0
-        return RatioStatistic(np.where(has, score, filler), np.ones_like(counted))
-    return ResampledSystem(system)
+    has = counted > 0
+    score = np.divide(transferred, counted, out=np.zeros_like(counted), where=has)
+    if system.no_keywords == "exclude":
+        return RatioStatistic(score, has.astype(float))
+    filler = 1.0 if system.no_keywords == "one" else 0.0
+    return RatioStatistic(np.where(has, score, filler), np.ones_like(counted))
 
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):

@@ -98,7 +98,7 @@ def test_keywords_command(tmp_path):
     src.write_text("제일 유명한 백화점이 어디에요?\n\n", encoding="utf-8")
     proc = ktr("keywords", "-s", src)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "제일/MAG 유명/NNG 백화점/NNG 어디/NP\n\n"
+    assert proc.stdout == "제일/MAG 유명하다/NNG 백화점/NNG 어디/NP\n\n"  # 유명 + 하(XSA): one keyword
 
 
 @pytest.fixture
@@ -185,3 +185,20 @@ def test_news_dev_against_itself(shared_data):
     system = json.loads(proc.stdout)["systems"][0]
     assert system["bleu"] == 100.0
     assert system["sentences"] == 1000 and 0.0 < system["ktr"] <= 1.0
+
+
+def test_explain_shows_each_keyword(tmp_path):
+    src, hyp = tmp_path / "x.ko", tmp_path / "x.en"
+    src.write_text("삼 층에 있습니다.\n클린턴 대통령이 왔다.\n", encoding="utf-8")
+    hyp.write_text("It is on the third floor.\nThe president came.\n", encoding="utf-8")
+    proc = ktr("score", "-s", src, "-t", hyp, "--explain")
+    assert proc.returncode == 0, proc.stderr
+    blocks = proc.stdout.split("── ")[1:]
+    assert len(blocks) == 2
+    assert blocks[0].startswith("x · sentence 1 · KTR 1.00 (3 of 3 keywords)")
+    row = next(line for line in blocks[0].splitlines() if line.strip().startswith("삼/NR"))
+    assert row.split()[-2:] == ["third", "exact"] and "number 3" in row
+    row = next(line for line in blocks[1].splitlines() if line.strip().startswith("클린턴/NNP"))
+    assert "sound keulrinteon" in row and row.split()[-2:] == ["—", "missed"]
+    assert "KTR 0.67 (2 of 3 keywords)" in blocks[1]
+    assert proc.stdout.rstrip().splitlines()[-1].startswith("signature: ktr:")

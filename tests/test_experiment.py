@@ -3,6 +3,7 @@ import textwrap
 
 import pytest
 
+from ktr.config import Config
 from ktr.errors import ConfigError
 from ktr.experiment import load_experiment
 from ktr.resources import sample_dir
@@ -35,7 +36,7 @@ def test_minimal_config_takes_the_defaults(tmp_path):
     exp = load_experiment(write(tmp_path, DATA))
     assert exp.name == "exp" and list(exp.data.systems) == ["fluent", "literal"]
     assert exp.data.source == sample_dir() / "travel.ko"
-    assert list(exp.variants) == ["base"] and exp.variants["base"].matching == ("exact", "inflection", "synonym", "idiom")
+    assert list(exp.variants) == ["base"] and exp.variants["base"] == Config()
     assert exp.metrics == ("ktr", "bleu", "chrf")
     assert (exp.compare.baseline, exp.compare.resamples, exp.compare.seed) == ("fluent", 1000, 12345)
     assert exp.output.formats == ("json", "tsv", "md", "html")

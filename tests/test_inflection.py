@@ -38,7 +38,7 @@ def test_thank_you_for_waiting_transfers_both_keywords(tmp_path, monkeypatch, ki
     seg = inflected.score(src, hyp).systems[0].sentences[0]
     assert exact.score == 0.5 and seg.score == 1.0
     assert [(k.keyword.lemma, k.matched, k.how) for k in seg.keywords] == [
-        ("기다리다", "wait", "inflection"), ("감사", "thank you", "exact")]
+        ("기다리다", "wait", "inflection"), ("감사하다", "thank you", "exact")]
 
 
 def test_phrases_match_with_an_inflected_word(tmp_path, monkeypatch, kiwi):

@@ -64,8 +64,10 @@ def test_segments_tsv_has_a_row_per_sentence_system_and_variant(demo_run):
 
 def test_markdown_report(demo_run):
     text = (demo_run[0] / "report.md").read_text(encoding="utf-8")
+    fluent = json.loads((demo_run[0] / "results.json").read_text(encoding="utf-8"))["variants"][0]["systems"][0]
+    low, high = fluent["ktr_ci"]
     assert text.startswith("# ktr run: demo\n")
-    assert "| fluent (baseline) | 0.7590 |" in text
+    assert f"| fluent (baseline) | {fluent['ktr']:.4f} | [{low:.4f}, {high:.4f}] | - |" in text
     assert "## Transfer rate by keyword class" in text and "## Where systems differ most" in text
 
 

@@ -34,3 +34,30 @@ def test_config_yaml_error_names_line(tmp_path):
     p.write_text("analyzer: kiwi\nclasses: [noun\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"c\.yaml:\d+: invalid YAML"):
         Config.from_yaml(p)
+
+
+def test_class_weighted_aggregation_by_hand(kiwi):
+    # 세 (determiner, weight 0.25) missed, 사과 (noun, 1) transferred: macro 1/2, weighted 1/1.25
+    from ktr import Scorer
+
+    config = Config(matching=("exact",), aggregation="weighted")
+    report = Scorer(config, analyzer=kiwi).score(["세 사과"], ["an apple"])
+    seg = report.systems[0].sentences[0]
+    assert [(k.keyword.cls, k.transferred) for k in seg.keywords] == [("determiner", False), ("noun", True)]
+    system = report.systems[0]
+    assert system.ktr_macro == 0.5
+    assert system.ktr_weighted == pytest.approx(1 / 1.25)
+    assert system.ktr == system.ktr_weighted
+    assert "w:" in report.signature.short()
+    custom = Config(matching=("exact",), class_weights={"determiner": 1})
+    assert Scorer(custom, analyzer=kiwi).score(["세 사과"], ["an apple"]).systems[0].ktr_weighted == 0.5
+
+
+def test_class_weights_are_checked():
+    with pytest.raises(ConfigError, match="class_weights"):
+        Config.from_dict({"class_weights": {"nouns": 1}})
+    with pytest.raises(ConfigError, match="class_weights"):
+        Config.from_dict({"class_weights": {"noun": -1}})
+    with pytest.raises(ConfigError, match="mapping"):
+        Config.from_dict({"class_weights": [1, 2]})
+    assert Config.from_dict({"transliteration_threshold": 1}).transliteration_threshold == 1.0

@@ -13,9 +13,12 @@ from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
 
 
-def system(stats, aggregation="macro", no_keywords="exclude", name="s"):
-    """A SystemResult from (counted, transferred) pairs (the keywords themselves do not matter here)."""
-    return SystemResult(name, [SentenceResult(i, (), c, t) for i, (c, t) in enumerate(stats)], aggregation, no_keywords)
+def system(stats, aggregation="macro", no_keywords="exclude", name="s", weights=None):
+    """A SystemResult from (counted, transferred) pairs (the keywords themselves do not matter
+    here); ``weights``: the class-weighted (weight, weight transferred) pairs."""
+    weights = weights or [(float(c), float(t)) for c, t in stats]
+    return SystemResult(name, [SentenceResult(i, (), c, t, w, wt) for i, ((c, t), (w, wt)) in enumerate(zip(stats, weights))],
+                        aggregation, no_keywords)
 
 
 def every_resample(n):
@@ -60,16 +63,18 @@ def test_identical_systems_are_not_significant():
 
 
 @pytest.mark.parametrize("aggregation,no_keywords", [("macro", "exclude"), ("macro", "zero"), ("macro", "one"),
-                                                      ("micro", "exclude")])
+                                                      ("micro", "exclude"), ("weighted", "exclude"), ("weighted", "one")])
 def test_resampled_scores_are_ktr_score_aggregation(aggregation, no_keywords):
     stats = [(3, 2), (0, 0), (5, 5), (2, 0), (4, 1), (0, 0), (1, 1)]
-    s = system(stats, aggregation, no_keywords)
+    weights = [(2.5, 2.0), (0.0, 0.0), (4.0, 4.0), (1.5, 0.0), (3.0, 0.5), (0.0, 0.0), (0.5, 0.5)]
+    s = system(stats, aggregation, no_keywords, weights=weights)
     chunk = next(resample_counts(len(stats), 50, seed=7))
     fast = ktr_statistic(s).scores(chunk)
     slow = ResampledSystem(s).scores(chunk)          # re-aggregates resampled SentenceResults
+    pairs = weights if aggregation == "weighted" else stats
     for row, f, g in zip(chunk, fast, slow):
-        picked = [st for st, k in zip(stats, row) for _ in range(int(k))]
-        expected = macro(picked, no_keywords) if aggregation == "macro" else micro(picked)
+        picked = [st for st, k in zip(pairs, row) for _ in range(int(k))]
+        expected = micro(picked) if aggregation == "micro" else macro(picked, no_keywords)
         assert (np.isnan(f) and expected is None) or f == pytest.approx(expected)
         assert (np.isnan(g) and expected is None) or g == pytest.approx(expected)
 

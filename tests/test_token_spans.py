@@ -12,13 +12,19 @@ def test_spans_by_hand():
     assert len(spans) == len(tokenize(text))
 
 
+def test_currency_and_percent_signs_are_their_words():
+    text = "It costs $5, up 3%."
+    assert tokenize(text) == ("it", "costs", "dollar", "5", "up", "3", "percent")
+    assert [text[a:b] for a, b in token_spans(text)] == ["It", "costs", "$", "5", "up", "3", "%"]
+
+
 def test_combining_marks_stay_with_their_letter():
     text = "cafe\u0301 noir"
     assert [text[a:b] for a, b in token_spans(text)] == ["cafe\u0301", "noir"]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("abcXYZ .,-'’123éü\u0301ﬁß U.S.\t")), max_size=40))
+@given(st.text(alphabet=st.sampled_from(list("abcXYZ .,-'’123éü\u0301ﬁß U.S.\t$%€")), max_size=40))
 def test_spans_cover_exactly_the_tokens(text):
     spans = token_spans(text)
     if spans is None:            # allowed only where per-character normalisation differs
@@ -31,7 +37,8 @@ def test_spans_cover_exactly_the_tokens(text):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["hotel", "Room", "key", "U.S.", "1,000", "12.5", "don't", "well-known", "naïve"]),
+@given(st.lists(st.sampled_from(["hotel", "Room", "key", "U.S.", "1,000", "12.5", "don't", "well-known", "naïve",
+                                  "$300", "5%", "₩1,000"]),
                 max_size=12))
 def test_ordinary_text_always_gets_spans(words):
     text = " ".join(words) + "."

@@ -22,6 +22,8 @@ LEXICON_CLASSES = tuple(c for c in CLASSES if c != "digits")
 _HANGUL_WORD = re.compile(r"^[\uac00-\ud7a3]+$")
 _HANGUL_ANY = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 _NOUN_LIKE = ("noun", "proper_noun", "bound_noun", "pronoun", "numeral")
+#: suffixes that make predicates of nouns (Korean 하다 verbs and their kin)
+_DERIVING = ("하다", "되다", "시키다", "받다", "당하다", "스럽다", "롭다", "답다")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +173,9 @@ class Lexicon:
 
         Order: the entry of the same lemma and class; the same lemma under another class
         (analyzers disagree on 여기 adverb/pronoun, 층 noun/bound noun); a noun and its 하다
-        predicate in either direction (유명 ↔ 유명하다). Digit strings are their own equivalent.
+        predicate in either direction (유명 ↔ 유명하다), and a noun's other derived predicates
+        through its 하다 verb or the noun itself (발생되다 → 발생하다, 자유롭다 → 자유). Digit
+        strings are their own equivalent.
         """
         if cls == "digits":
             return Lookup(None, (lemma,), "digits")
@@ -182,13 +186,14 @@ class Lexicon:
         if others:
             return Lookup(others[0], others[0].equivalents, "other-class")
         if cls in _NOUN_LIKE:
-            related = self._by_lemma.get(lemma + "하다")
-        elif lemma.endswith("하다") and len(lemma) > 2:
-            related = self._by_lemma.get(lemma[:-2])
+            candidates = [lemma + "하다"]
         else:
-            related = None
-        if related:
-            return Lookup(related[0], related[0].equivalents, "derived")
+            stem = next((lemma[: -len(s)] for s in _DERIVING if lemma.endswith(s) and len(lemma) > len(s)), None)
+            candidates = [stem + "하다", stem] if stem else []
+        for candidate in candidates:
+            related = self._by_lemma.get(candidate)
+            if related and candidate != lemma:
+                return Lookup(related[0], related[0].equivalents, "derived")
         return None
 
 

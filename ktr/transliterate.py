@@ -1,0 +1,154 @@
+"""Transliteration: names and loanwords compared by sound (the ``transliteration`` stage).
+
+Proper nouns and loanwords are mostly written in Hangul by sound (클린턴 Clinton, 컴퓨터
+computer, 부산 Busan/Pusan), so a lexicon can never list them all. This stage reduces both sides
+to a coarse *sound key* and compares the keys:
+
+- the key is the sequence of consonant classes (k/g/c/q → K, t/d/th → T, p/b/f/v → P, s/z/sh →
+  S, j/ch → J, l/r → L, m → M, n/ng → N, h → H), with a leading ``V`` when the word starts
+  with a vowel; repeated classes collapse (클린턴: K L N T N = clinton);
+- Hangul: the initial and final consonants of each syllable (ㅇ as a final is N);
+- English: letters by the rules above, plus the sound changes Korean spelling follows — an r not
+  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), final e is silent, gh is
+  silent, x is K S, w and y are glides (no consonant).
+
+Two keys match when their similarity ``1 - edit distance / longer length`` reaches the
+configured threshold (default 0.8; keys of fewer than 3 symbols must be equal). Every output
+token and every pair of adjacent tokens (뉴욕 = "new york") is compared.
+:func:`romanize` gives the Revised Romanization (without sound-change rules) for explanations.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+_BASE, _LAST = 0xAC00, 0xD7A3
+_INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
+_FINALS = ("", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ",
+           "ㅁ", "ㅂ", "ㅄ", "ㅅ", "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
+_VOWELS_RR = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u",
+              "wo", "we", "wi", "yu", "eu", "ui", "i")
+_INITIAL_RR = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch",
+               "k", "t", "p", "h")
+_FINAL_RR = {"": "", "ㄱ": "k", "ㄲ": "k", "ㄳ": "k", "ㄴ": "n", "ㄵ": "n", "ㄶ": "n", "ㄷ": "t",
+             "ㄹ": "l", "ㄺ": "k", "ㄻ": "m", "ㄼ": "l", "ㄽ": "l", "ㄾ": "l", "ㄿ": "p", "ㅀ": "l",
+             "ㅁ": "m", "ㅂ": "p", "ㅄ": "p", "ㅅ": "t", "ㅆ": "t", "ㅇ": "ng", "ㅈ": "t", "ㅊ": "t",
+             "ㅋ": "k", "ㅌ": "t", "ㅍ": "p", "ㅎ": "t"}
+
+# sound classes of Hangul consonants (initial position; ㅇ is silent there)
+_INITIAL_CLASS = dict(zip(_INITIALS, "KKNTTLMPPSS JJJKTPH"))
+_FINAL_CLASS = {"": "", "ㄱ": "K", "ㄲ": "K", "ㄳ": "K", "ㄴ": "N", "ㄵ": "N", "ㄶ": "N", "ㄷ": "T",
+                "ㄹ": "L", "ㄺ": "K", "ㄻ": "M", "ㄼ": "L", "ㄽ": "L", "ㄾ": "L", "ㄿ": "P", "ㅀ": "L",
+                "ㅁ": "M", "ㅂ": "P", "ㅄ": "P", "ㅅ": "T", "ㅆ": "T", "ㅇ": "N", "ㅈ": "T", "ㅊ": "T",
+                "ㅋ": "K", "ㅌ": "T", "ㅍ": "P", "ㅎ": "T"}   # finals as pronounced: 인터넷 internet
+
+_ENGLISH_DIGRAPHS = (("sch", "S"), ("tch", "J"), ("ch", "C"), ("sh", "S"), ("th", "D"),
+                     ("ph", "P"), ("ck", "K"), ("gh", ""), ("ng", "N"), ("qu", "K"), ("wh", ""))
+_ENGLISH_LETTERS = {"b": "P", "c": "K", "d": "T", "f": "P", "g": "K", "h": "H", "j": "J", "k": "K",
+                    "l": "L", "m": "M", "n": "N", "p": "P", "q": "K", "r": "L", "s": "S", "t": "T",
+                    "v": "P", "x": "KS", "z": "Z"}
+# English sounds Hangul spells two ways: th (스미스 Smith, 토머스 Thomas), soft g (조지 George),
+# z (지퍼 zipper, 재즈 jazz), ch (찰스 Charles, 크리스 Chris)
+_EITHER = {"D": "TS", "G": "KJ", "Z": "SJ", "C": "JK"}
+_VOWEL_LETTERS = frozenset("aeiouy")
+
+DEFAULT_THRESHOLD = 0.8
+
+
+def _syllables(word: str):
+    for ch in word:
+        code = ord(ch)
+        if not _BASE <= code <= _LAST:
+            raise ValueError(f"not a Hangul syllable: {ch!r}")
+        code -= _BASE
+        yield code // 588, (code % 588) // 28, code % 28
+
+
+def is_hangul(word: str) -> bool:
+    return bool(word) and all(_BASE <= ord(ch) <= _LAST for ch in word)
+
+
+def romanize(word: str) -> str:
+    """Revised Romanization, syllable by syllable (no assimilation): 클린턴 → keullinteon."""
+    return "".join(_INITIAL_RR[i] + _VOWELS_RR[v] + _FINAL_RR[_FINALS[f]] for i, v, f in _syllables(word))
+
+
+def _collapse(symbols: list[str]) -> str:
+    out: list[str] = []
+    for s in symbols:
+        if s and (not out or out[-1] != s):
+            out.append(s)
+    return "".join(out)
+
+
+@lru_cache(maxsize=65_536)
+def korean_key(word: str) -> str:
+    """Sound key of a Hangul word (see the module doc): 클린턴 → KLNTN, 오바마 → VPM."""
+    symbols: list[str] = []
+    for n, (i, _, f) in enumerate(_syllables(word)):
+        initial = _INITIAL_CLASS[_INITIALS[i]]
+        if n == 0 and initial == " ":
+            symbols.append("V")
+        symbols.append(initial.strip())
+        symbols.append(_FINAL_CLASS[_FINALS[f]])
+    return _collapse(symbols)
+
+
+def sound_key(word: str) -> str:
+    """The key a Hangul keyword is matched by, or ``""`` when it has fewer than two consonant
+    sounds: one sound (유엔 VN, 더 T) would match too many English words."""
+    key = korean_key(word)
+    return key if len(key.removeprefix("V")) >= 2 else ""
+
+
+@lru_cache(maxsize=262_144)
+def english_key(word: str) -> str:
+    """Sound key of an English word (see the module doc): clinton → KLNTN, obama → VPM."""
+    w = "".join(c for c in word.lower() if "a" <= c <= "z")
+    if not w:
+        return ""
+    symbols: list[str] = ["V"] if w[0] in _VOWEL_LETTERS or w[0] == "w" else []
+    i = 0
+    while i < len(w):
+        for graph, cls in _ENGLISH_DIGRAPHS:
+            if w.startswith(graph, i):
+                symbols.append(cls)
+                i += len(graph)
+                break
+        else:
+            c = w[i]
+            nxt = w[i + 1] if i + 1 < len(w) else ""
+            if c == "r" and nxt not in _VOWEL_LETTERS:
+                pass                                  # non-rhotic: computer = 컴퓨터
+            elif c == "c" and nxt in ("e", "i", "y"):
+                symbols.append("S")
+            elif c == "g" and nxt in ("e", "i", "y"):
+                symbols.append("G")
+            elif c == "h" and i > 0:
+                pass                                  # h after a vowel is silent
+            else:
+                symbols.append(_ENGLISH_LETTERS.get(c, ""))
+            i += 1
+    return _collapse(symbols)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or b in _EITHER.get(a, "") or a in _EITHER.get(b, "")
+
+
+def _distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (not _same(ca, cb))))
+        prev = cur
+    return prev[-1]
+
+
+def similarity(a: str, b: str) -> float:
+    """1 - edit distance / longer length; keys shorter than 3 symbols must be equal."""
+    if not a or not b:
+        return 0.0
+    if min(len(a), len(b)) < 3:
+        return 1.0 if len(a) == len(b) and all(map(_same, a, b)) else 0.0
+    return 1.0 - _distance(a, b) / max(len(a), len(b))

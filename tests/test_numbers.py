@@ -1,0 +1,81 @@
+"""The number stage: Korean numbers by value against English number expressions."""
+from decimal import Decimal
+
+import pytest
+
+from ktr import Config, Scorer
+from ktr.english import tokenize
+from ktr.keywords import Keyword
+from ktr.numbers import english_spans, korean_keys, korean_value
+
+
+@pytest.mark.parametrize("text, cls, value", [
+    ("2천", "numeral", 2000), ("이천십구", "numeral", 2019), ("3억 5천만", "numeral", 350_000_000),
+    ("스물다섯", "numeral", 25), ("세", "determiner", 3), ("첫째", "numeral", 1), ("세번째", "numeral", 3),
+    ("천만", "numeral", 10_000_000), ("12.5", "digits", Decimal("12.5")), ("1,000", "digits", 1000),
+    ("삼십", "numeral", 30), ("열", "numeral", 10),
+])
+def test_korean_values(text, cls, value):
+    assert korean_value(text, cls) == value
+
+
+@pytest.mark.parametrize("text, cls", [
+    ("이", "determiner"),   # 이 as a determiner is "this", not 2
+    ("3 5", "numeral"),     # two numbers, not 35
+    ("수십", "numeral"),     # "tens of": no value
+    ("사람", "noun"),
+])
+def test_not_numbers(text, cls):
+    assert korean_value(text, cls) is None
+
+
+def spans(text):
+    toks = tokenize(text)
+    return [(" ".join(toks[s.start:s.end]), sorted(s.keys)) for s in english_spans(toks)]
+
+
+def test_english_number_expressions():
+    assert spans("the third floor, the 3rd floor, 3 floors") == [
+        ("third", ["n:3"]), ("3 rd", ["n:3"]), ("3", ["n:3"])]
+    assert spans("350 million dollars or 350,000,000 won") == [
+        ("350 million", ["n:350000000"]), ("350000000", ["n:350000000"])]
+    assert spans("twenty-five, two hundred and one, twice in March") == [
+        ("twenty five", ["n:25"]), ("two hundred and one", ["n:201"]), ("twice", ["n:2"]), ("march", ["m:3"])]
+    assert spans("three four") == [("three", ["n:3"]), ("four", ["n:4"])]
+
+
+def test_month_unit_matches_month_name():
+    kw = Keyword("3월", "number", "digits", 0, 2, base="3")
+    assert korean_keys(kw) == ("n:3", "m:3")
+
+
+@pytest.fixture(scope="module")
+def scorer(kiwi):
+    return Scorer(Config(matching=("exact", "number")), analyzer=kiwi)
+
+
+@pytest.mark.parametrize("output", ["It is on the third floor.", "It is on the 3rd floor.", "There are 3 floors."])
+def test_sam_cheung_transfers_to_third_floor(scorer, output):
+    seg = scorer.score(["삼 층에 있습니다."], [output]).systems[0].sentences[0]
+    sam = next(k for k in seg.keywords if k.keyword.lemma == "삼")
+    assert sam.transferred, (output, sam)
+
+
+def test_written_numbers_are_one_keyword(scorer):
+    src = ["2천 명이 3억 5천만 달러를 받았다."]
+    seg = scorer.score(src, ["2,000 people received 350 million dollars."]).systems[0].sentences[0]
+    units = [(k.keyword.lemma, k.how) for k in seg.keywords if k.keyword.tag == "number"]
+    assert units == [("2천명", "exact"), ("3억 5천만", "number")]
+    wrong = scorer.score(src, ["2,000 people received 35 million dollars."]).systems[0].sentences[0]
+    assert [k.transferred for k in wrong.keywords if k.keyword.tag == "number"] == [True, False]
+
+
+def test_dates_and_ordinals(scorer):
+    seg = scorer.score(["9월 11일 세 번째 경기"], ["the third game on September 11"]).systems[0].sentences[0]
+    got = {k.keyword.lemma: k.matched for k in seg.keywords}
+    assert got["9월"] == "september" and got["11일"] == "11" and got["세번째"] == "third"
+
+
+def test_number_stage_off_keeps_keywords_apart(kiwi):
+    plain = Scorer(Config(matching=("exact",)), analyzer=kiwi)
+    assert [k.lemma for k in plain.keywords(["2천 명"])[0]] == ["2", "천", "명"]

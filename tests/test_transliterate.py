@@ -1,0 +1,61 @@
+"""The transliteration stage: names and loanwords by sound."""
+import pytest
+
+from ktr import Config, Scorer
+from ktr.transliterate import english_key, korean_key, romanize, similarity, sound_key
+
+
+@pytest.mark.parametrize("korean, english", [
+    ("클린턴", "clinton"), ("컴퓨터", "computer"), ("서울", "seoul"), ("부산", "busan"), ("부산", "pusan"),
+    ("오바마", "obama"), ("워싱턴", "washington"), ("스미스", "smith"), ("토머스", "thomas"),
+    ("프랑스", "france"), ("인터넷", "internet"), ("팔레스타인", "palestinian"),
+])
+def test_same_sound(korean, english):
+    assert similarity(korean_key(korean), english_key(english)) >= 0.8
+
+
+@pytest.mark.parametrize("korean, english", [
+    ("오바마", "bomb"), ("클린턴", "clean"), ("독일", "germany"), ("서울", "seven"),
+])
+def test_different_sound(korean, english):
+    assert similarity(korean_key(korean), english_key(english)) < 0.8
+
+
+def test_romanize_and_short_keys():
+    assert romanize("클린턴") == "keulrinteon"
+    assert sound_key("유엔") == ""          # one consonant: would match "in", "on", "one"
+    assert sound_key("서울") == "SL"
+
+
+@pytest.fixture(scope="module")
+def scorer(kiwi):
+    return Scorer(Config(matching=("exact", "transliteration")), analyzer=kiwi)
+
+
+def test_names_match_capitalized_words_only(scorer):
+    # 클린턴 and 도쿠다 have no lexicon entry: only their sound can find them
+    src = ["클린턴 대통령이 도쿠다를 만났다."]
+    seg = scorer.score(src, ["President Clinton met Tokuda."]).systems[0].sentences[0]
+    got = {k.keyword.lemma: (k.matched, k.how) for k in seg.keywords if k.keyword.cls == "proper_noun"}
+    assert got == {"클린턴": ("clinton", "transliteration"), "도쿠다": ("tokuda", "transliteration")}
+    # a common word that sounds alike but is not written as a name does not count
+    seg = scorer.score(["클린턴이 왔다."], ["Then came the clean ton."]).systems[0].sentences[0]
+    assert not seg.keywords[0].transferred
+    # an output without any capitals (lower-cased MT) is compared on every word
+    seg = scorer.score(["클린턴이 왔다."], ["clinton came."]).systems[0].sentences[0]
+    assert seg.keywords[0].how == "transliteration"
+
+
+def test_two_word_names(kiwi):
+    scorer = Scorer(Config(matching=("transliteration",)), analyzer=kiwi)   # the stage alone
+    seg = scorer.score(["라스베이거스에 갔다."], ["He went to Las Vegas."]).systems[0].sentences[0]
+    assert (seg.keywords[0].matched, seg.keywords[0].how) == ("las vegas", "transliteration")
+
+
+def test_threshold_is_an_option(kiwi):
+    src, out = ["아프가니스탄에 갔다."], ["He went to Afghanistan."]
+    loose = Scorer(Config(matching=("transliteration",), transliteration_threshold=0.8), analyzer=kiwi)
+    strict = Scorer(Config(matching=("transliteration",), transliteration_threshold=1.0), analyzer=kiwi)
+    assert loose.score(src, out).systems[0].sentences[0].keywords[0].transferred   # VPKNSTN ~ VPNSTN
+    assert not strict.score(src, out).systems[0].sentences[0].keywords[0].transferred
+    assert "tl:1" in strict.signature.short()

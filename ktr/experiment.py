@@ -187,9 +187,23 @@ def load_experiment(path: str | Path) -> Experiment:
         raise r.fail("", f"unknown key {misplaced[0]!r}: scoring options go under 'pipeline:' "
                          "(is this a scoring config for ktr score -c?)")
     doc = r.mapping(doc, "", TOP_KEYS)
-    name = r.name(doc.get("name", p.stem), "name")
+    data = _data(r, doc["data"])
+    variants = _variants(r, _optional(doc, "pipeline"), doc.get("variants"))
+    metrics = _metrics(r, doc, bool(data.references))
+    compare = _comparison(r, _optional(doc, "compare"), data, variants)
+    out = r.mapping(_optional(doc, "output"), "output", {"dir": False, "formats": False})
+    out_dir = (p.parent / r.string(out["dir"], "output.dir")).resolve() if "dir" in out else None
+    output = Output(out_dir, r.choices(out.get("formats", list(FORMATS)), "output.formats", FORMATS))
+    return Experiment(r.name(doc.get("name", p.stem), "name"), p, data, variants, metrics, compare, output)
 
-    data = r.mapping(doc["data"], "data", {"source": True, "systems": True, "references": False})
+
+def _optional(doc: dict[str, Any], key: str) -> Any:
+    """A section that may be left out (or left empty): an empty mapping then."""
+    return {} if doc.get(key) is None else doc[key]
+
+
+def _data(r: _Reader, raw: Any) -> Data:
+    data = r.mapping(raw, "data", {"source": True, "systems": True, "references": False})
     systems_raw = data["systems"]
     if not isinstance(systems_raw, dict) or not systems_raw:
         raise r.fail("data.systems", f"expected a mapping of system name: output file, got {_kind(systems_raw)}")
@@ -199,56 +213,55 @@ def load_experiment(path: str | Path) -> Experiment:
     if not isinstance(refs_raw, list):
         raise r.fail("data.references", f"expected a list of files, got {_kind(refs_raw)}")
     references = tuple(r.file(v, f"data.references[{i}]") for i, v in enumerate(refs_raw))
-    source = r.file(data["source"], "data.source")
+    return Data(r.file(data["source"], "data.source"), systems, references)
 
-    pipeline_raw = doc.get("pipeline") or {}
-    if not isinstance(pipeline_raw, dict):
-        raise r.fail("pipeline", f"expected a mapping of ktr options, got {_kind(pipeline_raw)}")
-    base = r.pipeline(pipeline_raw, "pipeline")
-    variants: dict[str, Config] = {}
-    variants_raw = doc.get("variants")
-    if variants_raw is None:
-        variants[BASE_VARIANT] = base
-    else:
-        if not isinstance(variants_raw, dict) or not variants_raw:
-            raise r.fail("variants", f"expected a mapping of variant name: option overrides, got {_kind(variants_raw)}")
-        for vname, overrides in variants_raw.items():
-            where = f"variants.{vname}"
-            r.name(vname, where)
-            overrides = {} if overrides is None else overrides
-            if not isinstance(overrides, dict):
-                raise r.fail(where, f"expected a mapping of ktr options to override, got {_kind(overrides)}")
-            variants[vname] = r.pipeline({**pipeline_raw, **overrides}, where)
 
-    default_metrics = ["ktr", "bleu", "chrf"] if references else ["ktr"]
-    metrics = r.choices(doc.get("metrics", default_metrics), "metrics", METRICS)
+def _variants(r: _Reader, pipeline: Any, raw: Any) -> dict[str, Config]:
+    """Each variant is the pipeline with its overrides, checked as one scoring config."""
+    if not isinstance(pipeline, dict):
+        raise r.fail("pipeline", f"expected a mapping of ktr options, got {_kind(pipeline)}")
+    base = r.pipeline(pipeline, "pipeline")
+    if raw is None:
+        return {BASE_VARIANT: base}
+    if not isinstance(raw, dict) or not raw:
+        raise r.fail("variants", f"expected a mapping of variant name: option overrides, got {_kind(raw)}")
+    variants = {}
+    for name, overrides in raw.items():
+        where = f"variants.{name}"
+        r.name(name, where)
+        overrides = {} if overrides is None else overrides
+        if not isinstance(overrides, dict):
+            raise r.fail(where, f"expected a mapping of ktr options to override, got {_kind(overrides)}")
+        variants[name] = r.pipeline({**pipeline, **overrides}, where)
+    return variants
+
+
+def _metrics(r: _Reader, doc: dict[str, Any], references: bool) -> tuple[str, ...]:
+    metrics = r.choices(doc.get("metrics", ["ktr", "bleu", "chrf"] if references else ["ktr"]), "metrics", METRICS)
     if "ktr" not in metrics:
         raise r.fail("metrics", "must include ktr (the report is built around it)")
     for i, m in enumerate(metrics):
         if m != "ktr" and not references:
             raise r.fail(f"metrics[{i}]", f"{m} needs references (data.references)")
+    return metrics
 
-    cmp = r.mapping(doc.get("compare") or {}, "compare",
-                    {"baseline": False, "baseline_variant": False, "resamples": False, "seed": False,
-                     "differences": False})
-    baseline = cmp.get("baseline", next(iter(systems)))
-    if baseline not in systems:
-        raise r.fail("compare.baseline", f"{baseline!r} is not a system; choose one of: {', '.join(systems)}")
+
+def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -> Comparison:
+    cmp = r.mapping(raw, "compare", {"baseline": False, "baseline_variant": False, "resamples": False,
+                                     "seed": False, "differences": False})
+    baseline = cmp.get("baseline", next(iter(data.systems)))
+    if baseline not in data.systems:
+        raise r.fail("compare.baseline", f"{baseline!r} is not a system; choose one of: {', '.join(data.systems)}")
     baseline_variant = cmp.get("baseline_variant", next(iter(variants)))
     if baseline_variant not in variants:
         raise r.fail("compare.baseline_variant",
                      f"{baseline_variant!r} is not a variant; choose one of: {', '.join(variants)}")
-    compare = Comparison(
+    return Comparison(
         baseline, baseline_variant,
         resamples=r.integer(cmp.get("resamples", DEFAULT_RESAMPLES), "compare.resamples", 0),
         seed=r.integer(cmp.get("seed", DEFAULT_SEED), "compare.seed", 0),
         differences=r.integer(cmp.get("differences", 10), "compare.differences", 0),
     )
-
-    out = r.mapping(doc.get("output") or {}, "output", {"dir": False, "formats": False})
-    out_dir = (p.parent / r.string(out["dir"], "output.dir")).resolve() if "dir" in out else None
-    output = Output(out_dir, r.choices(out.get("formats", list(FORMATS)), "output.formats", FORMATS))
-    return Experiment(name, p, Data(source, systems, references), variants, metrics, compare, output)
 
 
 class _StrictLoader(yaml.SafeLoader):

@@ -24,6 +24,9 @@ from .metrics import reference_metrics
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
 
+if TYPE_CHECKING:
+    from .significance import Estimate
+
 
 def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
     """The targets besides lexicon equivalents, as an explanation shows them."""
@@ -31,9 +34,6 @@ def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
     if target.sound:
         out.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
     return tuple(out)
-
-if TYPE_CHECKING:
-    from .significance import Estimate
 
 
 @dataclass

@@ -55,6 +55,8 @@ def test_minimal_config_takes_the_defaults(tmp_path):
     ("metrics: ktr\nmetrics: [ktr]\n", "exp.yaml:8: invalid YAML: key 'metrics' given twice"),
     ("output: {formats: [html, pdf]}\n", "output.formats[1]: 'pdf' is not valid; choose one of: json, tsv, md, html"),
     ("output: runs\n", "output: expected a mapping with keys dir, formats, got str 'runs'"),
+    ("pipeline: [kiwi]\n", "pipeline: expected a mapping of ktr options, got list ['kiwi']"),
+    ("compare: []\n", "compare: expected a mapping with keys baseline, baseline_variant, resamples, seed, differences, got list []"),
     ("pipeline: {analyser: kiwi}\n", "exp.yaml: pipeline: unknown key 'analyser'; valid keys: analyzer"),
     ("pipeline: {synonym_senses: two}\n", "pipeline: synonym_senses must be a int"),
     ("variants: {no-synonyms: {matching: [exact, foo]}}\n",

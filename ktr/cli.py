@@ -181,6 +181,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_meta_eval(args: argparse.Namespace) -> int:
+    from . import metaeval
+    from .scorer import Scorer
+    from .textio import check_same_length, read_lines
+
+    files = {args.src: read_lines(args.src)}
+    files.setdefault(args.ref, read_lines(args.ref))
+    check_same_length(files, args.src)
+    if args.output:
+        metaeval.check_folder(args.output)
+    if len(files[args.src]) < 2:
+        raise KtrError(f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
+                       "scored against another line's translation)")
+    result = metaeval.run(Scorer(_config(args)), files[args.src], files[args.ref], seed=args.seed)
+    if args.output:
+        for path in metaeval.write(result, args.output):
+            print(f"wrote {path}", file=sys.stderr)
+    else:
+        sys.stdout.write(metaeval.to_markdown(result))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
@@ -229,6 +251,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-f", "--format", choices=("text", "json", "jsonl"), default="text")
     p.add_argument("--top", type=int, default=30, help="missing lemmas to list (coverage)")
     p.set_defaults(func=cmd_lexicon)
+
+    p = sub.add_parser("meta-eval", help="check KTR, BLEU and chrF on controlled variants of human translations")
+    p.add_argument("-s", "--src", required=True, help="Korean source file")
+    p.add_argument("-r", "--ref", required=True, help="its human English translation, line by line")
+    p.add_argument("-c", "--config", help="YAML config")
+    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    p.add_argument("-o", "--output", help="folder for meta-eval.json, .md and .svg (default: Markdown on stdout)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random variants (default 1)")
+    p.set_defaults(func=cmd_meta_eval)
     return parser
 
 

@@ -40,17 +40,26 @@ def tokenize(text: str) -> tuple[str, ...]:
 
 _CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")
 
-#: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries):
-#: never taken for a transliterated name
+#: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries and
+#: modals, degree and deictic adverbs, quantifiers): never a transliterated name, never a content
+#: word of the meta-evaluation's variants
 FUNCTION_WORDS = frozenset("""
-a an the this that these those i me my mine you your yours he him his she her hers it its we us
-our ours they them their theirs who whom whose which what where when why how there here
-and or but nor so yet if then than because as while although though unless until since
-of in on at to for from by with without about above below over under into onto upon out off
-up down through across after before between among against during within along around near
-be am is are was were been being have has had having do does did doing will would shall
-should can could may might must not no yes all any both each every some such only also just
-very too s t d ll m re ve
+a an the this that these those some any no every each either neither all both half another
+other such what which whose whatever whichever
+i me my mine myself you your yours yourself yourselves he him his himself she her hers herself
+it its itself we us our ours ourselves they them their theirs themselves one ones oneself
+someone somebody something anyone anybody anything everyone everybody everything nobody nothing
+none who whom whoever whomever
+about above across after against along amid among around as at before behind below beneath
+beside besides between beyond by despite down during except for from in inside into like near
+of off on onto out outside over past per since than through throughout till to toward towards
+under underneath unlike until up upon via with within without
+and but or nor so yet if unless because although though while whereas whether once
+be am is are was were been being have has had having do does did doing
+will would shall should can could may might must ought
+not yes also too very just only even still already again ever never always often quite rather
+here there now then where when why how thus therefore however
+many much more most few fewer less least several enough lot lots
 """.split())
 
 

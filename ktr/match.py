@@ -20,6 +20,9 @@ from typing import Callable, Sequence
 from . import numbers, transliterate
 from .english import FUNCTION_WORDS, phrase
 
+#: output tokens never compared by sound: function words and the pieces of contractions
+_NOT_NAMES = FUNCTION_WORDS | {"s", "t", "d", "ll", "m", "re", "ve"}
+
 EXACT_LIMIT = 12
 
 
@@ -66,7 +69,7 @@ class SentenceView:
     def sounds(self) -> list[tuple[int, int, str]]:
         """Sound keys of alphabetic tokens other than function words, and of adjacent pairs of
         them (뉴욕 = "new york")."""
-        ok = [t.isalpha() and t not in FUNCTION_WORDS for t in self.tokens]
+        ok = [t.isalpha() and t not in _NOT_NAMES for t in self.tokens]
         out = [(i, i + 1, transliterate.english_key(t)) for i, t in enumerate(self.tokens) if ok[i]]
         out += [(i, i + 2, transliterate.english_key(self.tokens[i] + self.tokens[i + 1]))
                 for i in range(len(self.tokens) - 1) if ok[i] and ok[i + 1]]
@@ -155,7 +158,10 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
         return []
     out = []
     capitals = v.names if targets.name else None
+    length, slack = len(targets.sound), 1 - v.threshold
     for start, end, key in v.sounds:
+        if abs(len(key) - length) > slack * max(len(key), length) + 1e-9:
+            continue                      # too different in length to reach the threshold
         if capitals is not None and not all(t in capitals for t in v.tokens[start:end]):
             continue
         sim = transliterate.similarity(targets.sound, key)

@@ -27,3 +27,18 @@ def reference_metrics(hypotheses: Sequence[str], references: Sequence[Sequence[s
         score = metric.corpus_score(list(hypotheses), refs)
         out[name] = (round(score.score, 4), str(metric.get_signature()))
     return out
+
+
+def sentence_metrics(hypotheses: Sequence[str], references: Sequence[str]) -> dict[str, tuple[list[float], str]]:
+    """Sentence-level BLEU (effective n-gram order, as sacreBLEU recommends for single
+    sentences) and chrF of each hypothesis against its one reference.
+
+    Returns ``{"bleu": (scores, signature), "chrf": (scores, signature)}``.
+    """
+    from sacrebleu.metrics import BLEU, CHRF
+
+    out = {}
+    for name, metric in (("bleu", BLEU(effective_order=True)), ("chrf", CHRF())):
+        scores = [round(metric.sentence_score(h, [r]).score, 4) for h, r in zip(hypotheses, references)]
+        out[name] = (scores, str(metric.get_signature()))
+    return out

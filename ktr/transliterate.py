@@ -145,6 +145,7 @@ def _distance(a: str, b: str) -> int:
     return prev[-1]
 
 
+@lru_cache(maxsize=262_144)
 def similarity(a: str, b: str) -> float:
     """1 - edit distance / longer length; keys shorter than 3 symbols must be equal."""
     if not a or not b:

@@ -64,3 +64,17 @@ def test_paper_scores_with_kiwi(kiwi):
     assert [s.score for s in system.sentences] == pytest.approx([1 / 2, 2 / 4, 3 / 5, 5 / 7, 4 / 4])
     for s in system.sentences:
         assert s.score == s.transferred / s.counted
+
+
+def test_default_config_on_the_paper_sentences(kiwi):
+    """configs/default.yaml: "Thank you for waiting." transfers both keywords; every sentence
+    is explained keyword by keyword."""
+    scorer = Scorer(Config.from_yaml(ROOT / "configs" / "default.yaml"), analyzer=kiwi)
+    system = scorer.score(SOURCES, OUTPUTS).systems[0]
+    first = system.sentences[0]
+    assert first.score == 1.0
+    assert {(k.keyword.lemma, k.how) for k in first.keywords} == {("기다리다", "inflection"), ("감사합니다", "idiom")}
+    # 삼 층 방 → "room room number 314": the number stage cannot help (no "three"/"third"),
+    # and each output token still credits one keyword only
+    third = {k.keyword.lemma: k.matched for k in system.sentences[2].keywords}
+    assert third["삼"] is None and third["314"] == "314"

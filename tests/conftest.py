@@ -43,7 +43,7 @@ requires_java = pytest.mark.skipif(shutil.which("java") is None, reason="Java ru
 
 @pytest.fixture(scope="session")
 def demo_run(tmp_path_factory) -> tuple[Path, object]:
-    """``ktr run configs/demo.yaml -q`` once per session, as a user runs it: (output folder, process)."""
+    """``ktr run configs/demo.yaml -q`` once per test run, as a user runs it: (output folder, process)."""
     import os
     import subprocess
     import sys

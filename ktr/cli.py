@@ -57,6 +57,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     sources = files[source_path]
     scorer = Scorer(_config(args))
     report = scorer.score(sources, systems, references or None)
+    if args.confidence or args.paired_bs:
+        _bootstrap(args, report, systems, references)
     if args.explain:
         from .report import as_explain
 
@@ -69,6 +71,19 @@ def cmd_score(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(as_text(report, sentences=args.sentences))
     return EXIT_OK
+
+
+def _bootstrap(args: argparse.Namespace, report, systems: dict[str, list[str]], references: list[list[str]]) -> None:
+    from .significance import bootstrap_report
+
+    if args.format == "tsv":
+        raise KtrError("--confidence and --paired-bs report corpus scores: use -f text or -f json")
+    if args.paired_bs and len(systems) < 2:
+        raise KtrError("--paired-bs needs at least two systems (the first is the baseline)")
+    if args.bootstrap_resamples < 1:
+        raise KtrError(f"--bootstrap-resamples must be at least 1, got {args.bootstrap_resamples}")
+    report.estimates = bootstrap_report(report, systems, references, args.bootstrap_resamples, args.seed,
+                                        paired=args.paired_bs)
 
 
 def cmd_keywords(args: argparse.Namespace) -> int:
@@ -151,6 +166,21 @@ def cmd_lexicon(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from .experiment import load_experiment
+    from .reports import prepare_output, summary_text, write_reports
+    from .run import run_experiment
+
+    experiment = load_experiment(args.config)
+    folder = Path(args.output) if args.output else experiment.output_dir()
+    prepare_output(folder, args.overwrite)      # refuse before spending minutes on the run
+    run = run_experiment(experiment, quiet=args.quiet)
+    written = write_reports(run, folder, overwrite=args.overwrite)
+    sys.stdout.write(summary_text(run))
+    print(f"\nwritten to {folder}/: {', '.join(p.name for p in written)} ({run.seconds:.1f} s)")
+    return EXIT_OK
+
+
 def cmd_meta_eval(args: argparse.Namespace) -> int:
     from . import metaeval
     from .scorer import Scorer
@@ -190,7 +220,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)")
     p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
+    p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
+    p.add_argument("--paired-bs", action="store_true",
+                   help="paired bootstrap test of each system against the first (adds intervals)")
+    p.add_argument("--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("run", help="run an experiment config: systems x variants, compared, with reports")
+    p.add_argument("config", help="experiment YAML (see configs/README.md)")
+    p.add_argument("-o", "--output", help="output folder (default: the config's output.dir, else runs/NAME)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--overwrite", action="store_true", help="write into an output folder that is not empty")
+    p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("keywords", help="print each source line's keywords as lemma/tag")
     p.add_argument("-s", "--src", required=True, help="Korean source file")

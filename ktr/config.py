@@ -110,19 +110,22 @@ class Config:
 
     @classmethod
     def from_yaml(cls, path: str | Path) -> "Config":
-        p = Path(path)
-        try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f":{mark.line + 1}" if mark is not None else ""
-            raise ConfigError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
-        return cls.from_dict(data or {}, where=str(path))
+        return cls.from_dict(read_yaml(path) or {}, where=str(path))
 
     def replace(self, **changes: Any) -> "Config":
         return dataclasses.replace(self, **changes)
+
+
+def read_yaml(path: str | Path, loader: type = yaml.SafeLoader) -> Any:
+    """A YAML file's content; unreadable files and YAML errors are ConfigErrors naming file:line."""
+    try:
+        return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', None) or exc}") from None
 
 
 def _choice(key: str, value: Any, valid: tuple[str, ...]) -> None:

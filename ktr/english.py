@@ -72,3 +72,53 @@ def capitalized_words(text: str) -> frozenset[str]:
 def phrase(equivalent: str) -> tuple[str, ...]:
     """Token sequence of a lexicon equivalent (cached: equivalents repeat across sentences)."""
     return tokenize(equivalent)
+
+
+def _clusters(text: str):
+    """(start, end) of each base character with the combining marks that follow it."""
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or not unicodedata.combining(text[i]):
+            yield start, i
+            start = i
+
+
+def _sub_mapped(pattern: re.Pattern, replace, text: str, origin: list[tuple[int, int]]):
+    """``pattern.sub(replace, text)``, carrying each character's origin span along: the
+    characters of a replacement come from the whole match."""
+    out: list[str] = []
+    where: list[tuple[int, int]] = []
+    pos = 0
+    for m in pattern.finditer(text):
+        out.append(text[pos:m.start()])
+        where.extend(origin[pos:m.start()])
+        piece = replace(m)
+        out.append(piece)
+        where.extend([(origin[m.start()][0], origin[m.end() - 1][1])] * len(piece))
+        pos = m.end()
+    out.append(text[pos:])
+    where.extend(origin[pos:])
+    return "".join(out), where
+
+
+def token_spans(text: str) -> list[tuple[int, int]] | None:
+    """Character spans in ``text`` of the tokens :func:`tokenize` returns, for highlighting.
+
+    The steps of :func:`tokenize` are replayed with every character remembering where it came
+    from: normalisation one character (with its combining marks) at a time, then the symbol and
+    dotted-abbreviation rewrites. Where this does not reproduce :func:`tokenize` exactly,
+    ``None`` is returned rather than wrong spans.
+    """
+    pieces: list[str] = []
+    origin: list[tuple[int, int]] = []
+    for start, end in _clusters(text):
+        piece = unicodedata.normalize("NFKC", text[start:end]).casefold()
+        pieces.append(piece)
+        origin.extend([(start, end)] * len(piece))
+    folded, origin = _sub_mapped(_SYMBOL, lambda m: _SYMBOLS[m.group()], "".join(pieces), origin)
+    folded, origin = _sub_mapped(_DOTTED, lambda m: m.group().replace(".", "") + " ", folded, origin)
+    found = list(_TOKEN.finditer(folded))
+    tokens = tuple(_normalize_number(m.group()) if m.group()[0].isdigit() else m.group() for m in found)
+    if tokens != tokenize(text):
+        return None
+    return [(origin[m.start()][0], origin[m.end() - 1][1]) for m in found]

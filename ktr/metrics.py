@@ -3,6 +3,16 @@ from __future__ import annotations
 
 from typing import Sequence
 
+#: reference-based metrics computed with sacreBLEU, by the name ktr reports them under
+SACREBLEU_METRICS = ("bleu", "chrf")
+
+
+def sacrebleu_metric(name: str):
+    """A sacreBLEU metric object with sacreBLEU's default settings (so its signature is standard)."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    return {"bleu": BLEU, "chrf": CHRF}[name]()
+
 
 def reference_metrics(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> dict[str, tuple[float, str]]:
     """Corpus BLEU and chrF of ``hypotheses`` against one or more reference streams.
@@ -10,11 +20,10 @@ def reference_metrics(hypotheses: Sequence[str], references: Sequence[Sequence[s
     Returns ``{"bleu": (score, signature), "chrf": (score, signature)}``. Lengths must have
     been checked by the caller (sacreBLEU's API does not check them).
     """
-    from sacrebleu.metrics import BLEU, CHRF
-
     refs = [list(r) for r in references]
     out = {}
-    for name, metric in (("bleu", BLEU()), ("chrf", CHRF())):
+    for name in SACREBLEU_METRICS:
+        metric = sacrebleu_metric(name)
         score = metric.corpus_score(list(hypotheses), refs)
         out[name] = (round(score.score, 4), str(metric.get_signature()))
     return out

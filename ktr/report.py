@@ -49,6 +49,8 @@ def as_text(report: "Report", sentences: bool = False) -> str:
     if report.sacrebleu:
         for name, sig in report.sacrebleu.items():
             lines.append(f"sacrebleu {name}: {sig}")
+    if report.estimates:
+        lines += ["", *estimates_text(report)]
     if sentences:
         lines.append("")
         lines.append(as_tsv(report).rstrip("\n"))
@@ -119,3 +121,24 @@ def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, S
             lines.append("")
     lines.append(f"signature: {report.signature.short()}")
     return "\n".join(lines) + "\n"
+
+
+def estimates_text(report: "Report") -> list[str]:
+    """The bootstrap table of ``ktr score --confidence/--paired-bs``: score, 95% CI and p per metric."""
+    from .reports import layout
+    from .reports.common import Table, metric_cells, metric_header
+
+    estimates = report.estimates or {}
+    paired = any(e.p_value is not None for found in estimates.values() for e in found)
+    header = ["system"] + [h for metric in estimates for h in metric_header(metric, True, paired)]
+    rows = []
+    for i, s in enumerate(report.systems):
+        row = [s.name + (" (baseline)" if paired and i == 0 else "")]
+        for metric, found in estimates.items():
+            row += metric_cells(found[i], metric, True, paired)
+        rows.append(row)
+    extra = report.signature.extra
+    note = f"95% confidence intervals from {extra.get('bs')} bootstrap resamples (seed {extra.get('seed')})"
+    if paired:
+        note += f"; p: paired bootstrap test against {report.systems[0].name}, * where p < 0.05"
+    return [note, *layout(Table(header, rows))]

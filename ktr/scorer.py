@@ -9,7 +9,7 @@ This is the Python API; the command line is a thin layer over it::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import __version__, numbers
 from .analyzers import Analyzer, get_analyzer
@@ -23,6 +23,9 @@ from .match import Targets, match_sentence
 from .metrics import reference_metrics
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
+
+if TYPE_CHECKING:
+    from .significance import Estimate
 
 
 def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
@@ -40,11 +43,15 @@ class Report:
     signature: Signature
     systems: list[SystemResult]
     sacrebleu: dict[str, str] | None = None
+    #: bootstrap estimates per metric, one per system (``ktr score --confidence/--paired-bs``)
+    estimates: dict[str, list[Estimate]] | None = None
 
     def to_dict(self, sentences: bool = False) -> dict[str, Any]:
         systems = []
-        for s in self.systems:
+        for i, s in enumerate(self.systems):
             d = s.summary()
+            for metric, found in (self.estimates or {}).items():
+                d.update(found[i].fields(metric))
             if sentences:
                 d["segments"] = [seg.to_dict() for seg in s.sentences]
             systems.append(d)

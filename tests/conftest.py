@@ -39,3 +39,17 @@ def shared_data() -> Path:
 
 
 requires_java = pytest.mark.skipif(shutil.which("java") is None, reason="Java runtime not installed")
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory) -> tuple[Path, object]:
+    """``ktr run configs/demo.yaml -q`` once per test run, as a user runs it: (output folder, process)."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("demo") / "report"
+    proc = subprocess.run([sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(out), "-q"],
+                          cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    return out, proc

@@ -99,10 +99,15 @@ def read_entries(path: str | os.PathLike) -> Iterable[Entry]:
             yield entry
 
 
+def looks_like_path(spec: str) -> bool:
+    """Whether a lexicon spec is a file path (it has a suffix or a folder) rather than a shipped name."""
+    return bool(Path(spec).suffix) or os.sep in spec or "/" in spec
+
+
 def resolve_lexicon_path(spec: str) -> Path:
     """A lexicon given by name (``core`` → the shipped ``lexicons/core.tsv``) or by path."""
     path = Path(spec)
-    if path.suffix or os.sep in spec or "/" in spec:
+    if looks_like_path(spec):
         if not path.is_file():
             raise LexiconError(f"{spec}: no such lexicon file")
         return path

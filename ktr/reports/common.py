@@ -1,0 +1,122 @@
+"""What every report format shares: the rows of the systems table and how numbers are written.
+
+The tables are built once here from :class:`~ktr.run.Run` (as plain strings), and the text,
+Markdown and HTML writers only lay them out, so the three always agree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..run import Run, VariantRun
+    from ..significance import Estimate
+
+#: how metrics are named in tables, and how many decimals they get (KTR is a rate, the rest 0-100)
+LABELS = {"ktr": "KTR", "bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR"}
+DIGITS = {"ktr": 4, "bleu": 2, "chrf": 2, "meteor": 2}
+SIGNIFICANT = 0.05
+
+
+def num(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def interval(ci: tuple[float, float] | None, digits: int = 4) -> str:
+    return "-" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def p_value(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return f"{p:.4f}" + ("*" if p < SIGNIFICANT else "")
+
+
+def signed(x: float, digits: int = 4) -> str:
+    return f"{x:+.{digits}f}"
+
+
+@dataclass
+class Table:
+    header: list[str]
+    rows: list[list[str]]
+
+
+def metric_cells(estimate: "Estimate", metric: str, interval_: bool, paired: bool) -> list[str]:
+    """Score, then (when asked) its 95% interval and its p-value against the baseline."""
+    d = DIGITS[metric]
+    cells = [num(estimate.score, d)]
+    if interval_:
+        cells.append(interval(estimate.ci, d))
+    if paired:
+        cells.append(p_value(estimate.p_value))
+    return cells
+
+
+def metric_header(metric: str, interval_: bool, paired: bool) -> list[str]:
+    return [LABELS[metric]] + (["95% CI"] if interval_ else []) + (["p"] if paired else [])
+
+
+def systems_table(run: "Run", variant: "VariantRun") -> Table:
+    """Systems × metrics of one variant: score, 95% CI and p against the baseline system."""
+    interval_ = bool(run.experiment.compare.resamples)
+    paired = interval_ and len(run.outputs) > 1
+    header = ["system"]
+    for metric in ["ktr", *run.reference_metrics]:
+        header += metric_header(metric, interval_, paired)
+        if metric == "ktr":
+            header += ["micro", "keywords", "transferred"]
+    rows = []
+    for s in variant.systems:
+        name = s.name + (" (baseline)" if paired and s.name == run.baseline else "")
+        row = [name] + metric_cells(variant.ktr[s.name], "ktr", interval_, paired)
+        d = s.summary()
+        row += [num(d["ktr_micro"]), str(d["keywords_counted"]), str(d["transferred"])]
+        for metric, by_system in run.reference_metrics.items():
+            row += metric_cells(by_system[s.name], metric, interval_, paired)
+        rows.append(row)
+    return Table(header, rows)
+
+
+def variants_table(run: "Run") -> Table:
+    """KTR of every system under every variant, with the change from the baseline variant."""
+    base = run.experiment.compare.baseline_variant
+    header = ["system"] + [v.name + (" (baseline)" if v.name == base else "") for v in run.variants]
+    rows = []
+    for name in run.outputs:
+        row = [name]
+        for v in run.variants:
+            cell = num(v.system(name).ktr)
+            change = v.vs_baseline_variant.get(name)
+            if change is not None:
+                cell += f" ({signed(change[0])}, p {p_value(change[1])})" if change[1] is not None \
+                    else f" ({signed(change[0])})"
+            row.append(cell)
+        rows.append(row)
+    return Table(header, rows)
+
+
+def classes_table(run: "Run", variant: "VariantRun") -> Table:
+    """Per keyword class: keywords counted and each system's transfer rate."""
+    from ..run import class_rates
+
+    rates = {s.name: class_rates(s, variant.config) for s in variant.systems}
+    classes = [c for c in rates[variant.systems[0].name]]
+    header = ["class", "keywords"] + [s.name for s in variant.systems]
+    rows = []
+    for c in classes:
+        n = rates[variant.systems[0].name][c][0]
+        rows.append([c, str(n)] + [num(rates[s.name][c][1] / n) for s in variant.systems])
+    return Table(header, rows)
+
+
+def method_note(run: "Run") -> str:
+    exp = run.experiment
+    n, v = len(run.outputs), len(run.variants)
+    parts = [f"{len(run.sources)} sentences, {n} system{'s' if n != 1 else ''}, {v} variant{'s' if v != 1 else ''}"
+             + (f"; baseline system: {run.baseline}." if n > 1 else ".")]
+    if exp.compare.resamples:
+        parts.append(f"95% confidence intervals from {exp.compare.resamples} bootstrap resamples "
+                     f"(seed {exp.compare.seed}); p: paired bootstrap test against the baseline "
+                     f"(as sacreBLEU's --paired-bs), * where p < {SIGNIFICANT}.")
+    return " ".join(parts)

@@ -1,0 +1,96 @@
+"""Plots as inline SVG strings: no plotting library, no script, readable in any browser."""
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+#: one colour per system, in order (Okabe-Ito, distinguishable with colour-blindness)
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+
+
+def colour(i: int) -> str:
+    return COLOURS[i % len(COLOURS)]
+
+
+def _svg(width: int, height: int, body: list[str], label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
+            + "".join(body) + "</svg>")
+
+
+def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 11, extra: str = "") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" {extra}>'
+            f"{escape(text)}</text>")
+
+
+def histogram(counts: Sequence[int], top: int, name: str, i: int) -> str:
+    """One system's sentence scores in bins over [0, 1]; ``top`` is the shared y maximum."""
+    w, h, left, bottom = 240, 130, 28, 22
+    plot_w, plot_h = w - left - 6, h - bottom - 18
+    bar_w = plot_w / len(counts)
+    body = [_text(left, 12, name, size=12, extra='font-weight="bold"')]
+    for b, n in enumerate(counts):
+        bh = plot_h * n / top if top else 0
+        x, y = left + b * bar_w, 18 + plot_h - bh
+        lo, hi = b / len(counts), (b + 1) / len(counts)
+        body.append(f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar_w - 2:.1f}" height="{bh:.1f}" '
+                    f'fill="{colour(i)}"><title>{n} sentences scoring {lo:.1f}–{hi:.1f}</title></rect>')
+    base = 18 + plot_h
+    body.append(f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#444"/>')
+    for t in (0, 0.5, 1):
+        body.append(_text(left + t * plot_w, base + 14, f"{t:g}", anchor="middle", size=10))
+    body.append(_text(left - 4, 22, str(top), anchor="end", size=10))
+    body.append(_text(left - 4, base, "0", anchor="end", size=10))
+    return _svg(w, h, body, f"distribution of sentence KTR, {name}")
+
+
+def class_bars(classes: Sequence[tuple[str, int]], systems: Sequence[str], rates: dict[str, dict[str, float]]) -> str:
+    """Grouped horizontal bars: per keyword class, each system's transfer rate (0 to 1)."""
+    left, right, bar_h, gap, legend = 150, 50, 12, 10, 18
+    plot_w = 360
+    group_h = bar_h * len(systems) + gap
+    h = 30 + legend + group_h * len(classes)
+    w = left + plot_w + right
+    body = []
+    for i, name in enumerate(systems):      # legend: which colour is which system
+        x = left + i * (plot_w + right) / max(len(systems), 1)
+        body.append(f'<rect x="{x:.1f}" y="2" width="10" height="10" fill="{colour(i)}"/>')
+        body.append(_text(x + 14, 11, name, size=11))
+    for t in (0, 0.25, 0.5, 0.75, 1):
+        x = left + t * plot_w
+        body.append(f'<line x1="{x:.1f}" y1="{18 + legend}" x2="{x:.1f}" y2="{h - 4}" stroke="#ddd"/>')
+        body.append(_text(x, 12 + legend, f"{t:g}", anchor="middle", size=10))
+    for g, (cls, n) in enumerate(classes):
+        y0 = 22 + legend + g * group_h
+        body.append(_text(left - 8, y0 + bar_h * len(systems) / 2 + 4, f"{cls} ({n})", anchor="end"))
+        for i, name in enumerate(systems):
+            rate = rates[name].get(cls)
+            if rate is None:
+                continue
+            y = y0 + i * bar_h
+            body.append(f'<rect x="{left}" y="{y:.1f}" width="{plot_w * rate:.1f}" height="{bar_h - 2}" '
+                        f'fill="{colour(i)}"><title>{escape(name)}, {escape(cls)}: {rate:.4f}</title></rect>')
+            body.append(_text(left + plot_w * rate + 4, y + bar_h - 3, f"{rate:.2f}", size=9))
+    return _svg(w, h, body, "transfer rate by keyword class")
+
+
+def intervals(rows: Sequence[tuple[str, float | None, tuple[float, float] | None, int]]) -> str:
+    """A dot per (label, score, CI, colour index) with its 95% interval as a whisker, on [0, 1]."""
+    left, plot_w, row_h = 200, 380, 22
+    h = 26 + row_h * len(rows)
+    body = []
+    for t in (0, 0.25, 0.5, 0.75, 1):
+        x = left + t * plot_w
+        body.append(f'<line x1="{x:.1f}" y1="16" x2="{x:.1f}" y2="{h - 2}" stroke="#ddd"/>')
+        body.append(_text(x, 11, f"{t:g}", anchor="middle", size=10))
+    for r, (label, score, ci, i) in enumerate(rows):
+        y = 28 + r * row_h
+        body.append(_text(left - 8, y + 4, label, anchor="end"))
+        if ci is not None:
+            x0, x1 = left + ci[0] * plot_w, left + ci[1] * plot_w
+            body.append(f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="{colour(i)}" stroke-width="2"/>')
+        if score is not None:
+            tip = f"{label}: {score:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if ci else "")
+            body.append(f'<circle cx="{left + score * plot_w:.1f}" cy="{y}" r="5" fill="{colour(i)}">'
+                        f"<title>{escape(tip)}</title></circle>")
+    return _svg(left + plot_w + 20, h, body, "KTR with 95% confidence intervals")

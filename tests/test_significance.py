@@ -1,0 +1,116 @@
+"""Bootstrap intervals and paired tests: checked by enumerating every resample of tiny cases,
+against ktr.score's own aggregation, and against sacreBLEU's --paired-bs on the sample."""
+import itertools
+from math import comb
+
+import numpy as np
+import pytest
+
+from ktr.score import SentenceResult, SystemResult, macro, micro
+from ktr.significance import (ResampledSystem, bootstrap, confidence_interval, ktr_statistic, paired_p_value,
+                              resample_counts, sacrebleu_statistic)
+from ktr.sample import paths as sample_paths
+from ktr.textio import read_lines
+
+
+def system(stats, aggregation="macro", no_keywords="exclude", name="s", weights=None):
+    """A SystemResult from (counted, transferred) pairs (the keywords themselves do not matter
+    here); ``weights``: the class-weighted (weight, weight transferred) pairs."""
+    weights = weights or [(float(c), float(t)) for c, t in stats]
+    return SystemResult(name, [SentenceResult(i, (), c, t, w, wt) for i, ((c, t), (w, wt)) in enumerate(zip(stats, weights))],
+                        aggregation, no_keywords)
+
+
+def every_resample(n):
+    """All n**n ordered resamples of n sentences, as rows of counts: the exact bootstrap."""
+    rows = []
+    for picks in itertools.product(range(n), repeat=n):
+        rows.append(np.bincount(picks, minlength=n).astype(float))
+    return iter([np.array(rows)])
+
+
+def tally(samples):
+    values, counts = np.unique(samples, return_counts=True)
+    return dict(zip(values.tolist(), counts.tolist()))
+
+
+def test_interval_by_hand():
+    # four sentences scoring 1, 1, 1, 0: a resample's KTR is k/4 where k, the number of 1-sentences
+    # drawn, is Binomial(4, 3/4); of the 256 resamples C(4,k)·3^k have KTR k/4: 1, 12, 54, 108, 81.
+    s = system([(1, 1), (1, 1), (1, 1), (1, 0)])
+    (samples,) = bootstrap([ktr_statistic(s)], 4, counts=every_resample(4))
+    assert sorted(tally(samples).items()) == [(0.0, 1), (0.25, 12), (0.5, 54), (0.75, 108), (1.0, 81)]
+    # 95% interval: sorted index 256 // 40 = 6 (KTR 0.25: indexes 1-12) and 256 - 6 - 1 = 249 (KTR 1.0: 175-255)
+    assert confidence_interval(samples) == (0.25, 1.0)
+
+
+def test_paired_p_value_by_hand():
+    # baseline scores 1, 1, 1, 0; the system 1 everywhere: observed difference 0.25. In a resample
+    # the difference is j/4 with j ~ Binomial(4, 1/4) (draws of the last sentence): counts 81, 108, 54,
+    # 12, 1; mean |difference| exactly 0.25. Shifted to mean 0, a resample is at least as extreme as
+    # the observation when j/4 - 0.25 >= 0.25, i.e. j >= 2: 54 + 12 + 1 = 67 resamples.
+    base = system([(1, 1), (1, 1), (1, 1), (1, 0)])
+    better = system([(1, 1)] * 4)
+    a, b = bootstrap([ktr_statistic(base), ktr_statistic(better)], 4, counts=every_resample(4))
+    assert [comb(4, j) * 3 ** (4 - j) for j in range(5)] == [81, 108, 54, 12, 1]
+    assert paired_p_value(a, b, better.ktr - base.ktr) == pytest.approx((67 + 1) / (256 + 1))
+
+
+def test_identical_systems_are_not_significant():
+    s = system([(2, 1), (3, 3), (1, 0), (4, 2)])
+    a, b = bootstrap([ktr_statistic(s), ktr_statistic(s)], 4, resamples=200, seed=1)
+    assert paired_p_value(a, b, 0.0) == 1.0
+
+
+@pytest.mark.parametrize("aggregation,no_keywords", [("macro", "exclude"), ("macro", "zero"), ("macro", "one"),
+                                                      ("micro", "exclude"), ("weighted", "exclude"), ("weighted", "one")])
+def test_resampled_scores_are_ktr_score_aggregation(aggregation, no_keywords):
+    stats = [(3, 2), (0, 0), (5, 5), (2, 0), (4, 1), (0, 0), (1, 1)]
+    weights = [(2.5, 2.0), (0.0, 0.0), (4.0, 4.0), (1.5, 0.0), (3.0, 0.5), (0.0, 0.0), (0.5, 0.5)]
+    s = system(stats, aggregation, no_keywords, weights=weights)
+    chunk = next(resample_counts(len(stats), 50, seed=7))
+    fast = ktr_statistic(s).scores(chunk)
+    slow = ResampledSystem(s).scores(chunk)          # re-aggregates resampled SentenceResults
+    pairs = weights if aggregation == "weighted" else stats
+    for row, f, g in zip(chunk, fast, slow):
+        picked = [st for st, k in zip(pairs, row) for _ in range(int(k))]
+        expected = micro(picked) if aggregation == "micro" else macro(picked, no_keywords)
+        assert (np.isnan(f) and expected is None) or f == pytest.approx(expected)
+        assert (np.isnan(g) and expected is None) or g == pytest.approx(expected)
+
+
+def test_seeded_and_deterministic():
+    s = system([(2, 1), (3, 3), (1, 0), (4, 2), (2, 2)])
+    first = bootstrap([ktr_statistic(s)], 5, resamples=300, seed=3)[0]
+    assert np.array_equal(first, bootstrap([ktr_statistic(s)], 5, resamples=300, seed=3)[0])
+    assert not np.array_equal(first, bootstrap([ktr_statistic(s)], 5, resamples=300, seed=4)[0])
+
+
+def test_chunks_draw_the_same_resamples_as_one_draw(monkeypatch):
+    import ktr.significance as sig
+
+    whole = np.vstack(list(resample_counts(50, 40, seed=9)))
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 50 * 7)        # 7 rows per chunk
+    chunked = list(resample_counts(50, 40, seed=9))
+    assert len(chunked) == 6 and np.array_equal(np.vstack(chunked), whole)
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf"])
+def test_agrees_with_sacrebleu_paired_bs(metric):
+    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.significance import _paired_bs_test
+
+    p = sample_paths()
+    ref = read_lines(p["reference"])
+    base_lines, other_lines = read_lines(p["fluent"]), read_lines(p["wordsalad"])
+    m = {"bleu": BLEU, "chrf": CHRF}[metric](references=[ref])
+    base_stats = m._extract_corpus_statistics(base_lines, None)
+    _, theirs = _paired_bs_test({metric: (np.array(base_stats), m._aggregate_and_compute(base_stats))},
+                                "other", other_lines, None, {metric: m}, n_samples=1000, seed=12345)
+    s0, st0, _ = sacrebleu_statistic(metric, base_lines, [ref])
+    s1, st1, _ = sacrebleu_statistic(metric, other_lines, [ref])
+    a, b = bootstrap([st0, st1], len(ref), 1000, 12345)
+    assert paired_p_value(a, b, s1 - s0) == pytest.approx(theirs[metric].p_value)
+    low, high = confidence_interval(b)
+    assert (high - low) / 2 == pytest.approx(theirs[metric].ci, rel=1e-5)    # sacreBLEU reports the half-width
+    assert b.mean() == pytest.approx(theirs[metric].mean, rel=1e-5)

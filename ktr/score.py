@@ -49,11 +49,13 @@ class SentenceResult:
     keywords: tuple[KeywordResult, ...]
     counted: int        # keywords in the denominator (depends on the missing-in-lexicon policy)
     transferred: int
+    failed: str | None = None       # why the source line could not be analysed; then no score
+    empty_hypothesis: bool = False  # the output line is empty or only whitespace
 
     @property
     def score(self) -> float | None:
-        """transferred / counted; ``None`` when no keyword counts."""
-        return self.transferred / self.counted if self.counted else None
+        """transferred / counted; ``None`` when no keyword counts or the line failed."""
+        return self.transferred / self.counted if self.counted and not self.failed else None
 
     @property
     def missing(self) -> int:
@@ -63,6 +65,7 @@ class SentenceResult:
         return {
             "index": self.index, "score": self.score, "keywords_counted": self.counted,
             "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
+            "failed": self.failed,
         }
 
 
@@ -103,7 +106,8 @@ class SystemResult:
 
     @property
     def stats(self) -> list[tuple[int, int]]:
-        return [(s.counted, s.transferred) for s in self.sentences]
+        """(counted, transferred) of every sentence that was analysed (failed ones have no score)."""
+        return [(s.counted, s.transferred) for s in self.sentences if s.failed is None]
 
     @property
     def ktr_macro(self) -> float | None:
@@ -127,7 +131,9 @@ class SystemResult:
             "ktr_micro": self.ktr_micro,
             "sentences": len(self.sentences),
             "sentences_scored": sum(1 for s in self.sentences if s.counted),
-            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords),
+            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords and not s.failed),
+            "sentences_failed": sum(1 for s in self.sentences if s.failed),
+            "hypotheses_empty": sum(1 for s in self.sentences if s.empty_hypothesis),
             "keywords": len(kws),
             "keywords_counted": sum(s.counted for s in self.sentences),
             "transferred": sum(s.transferred for s in self.sentences),

@@ -22,6 +22,7 @@ SENTENCE = "그 사람이 옷을 사서 저한테 선물로 줬어요."
     ("가족 👨\u200d👩\u200d👧 ❤\ufe0f 1\ufe0f\u20e3", "가족" + " " * 8 + "1" + " " * 2),  # emoji (ZWJ removed)
     ("ＫＴＸ １２３", "KTX 123"),                                   # full-width ASCII
     ("韓國 Seoul", "韓國 Seoul"),                                  # other scripts kept
+    ("\x1b[1;31m314\x1b[0m호실", "314호실"),                       # terminal colour codes removed
 ])
 def test_one_spelling(given, expected):
     assert normalize_source(given).text == expected
@@ -29,7 +30,7 @@ def test_one_spelling(given, expected):
 
 @pytest.mark.parametrize("given, reported", [
     ("방\x00열쇠", "U+0000 NUL"),
-    ("a\x1b[31mb", "U+001B ESC"),
+    ("a\x1bb", "U+001B ESC"),
     ("a\x0bb\x0cc\x1cd\x85e", "U+000B, U+000C, U+001C, U+0085"),
     ("a\ud800b\udc80", "surrogate ×2"),
 ])
@@ -37,6 +38,10 @@ def test_controls_and_surrogates_become_spaces_and_are_reported(given, reported)
     n = normalize_source(given)
     assert len(n.text) == len(given) and not any(unicodedata.category(c) in ("Cc", "Cs") for c in n.text)
     assert reported in n.warning()
+
+
+def test_a_terminal_colour_code_is_reported_once_as_its_escape():
+    assert normalize_source("\x1b[1;31m314\x1b[0m").warning().endswith("(U+001B ESC ×2)")
 
 
 def test_nothing_is_reported_for_ordinary_text():

@@ -14,6 +14,7 @@ from ktr import Config, Scorer
 from ktr.errors import InputError, InputWarning
 from ktr.guard import analyze_lines
 from ktr.normalize import normalize_source
+from ktr.report import as_text
 from tests.conftest import analyzer, requires_java
 from tests.test_analyzers import params
 from tests.test_cli import assert_clean_error, ktr
@@ -196,6 +197,7 @@ def test_7_a_line_the_analyzer_raises_on_fails_alone():
     assert summary["sentences_failed"] == 1 and summary["sentences_without_keywords"] == 0
     assert summary["ktr"] == 1.0                       # failed lines are left out, not scored 0
     assert report.warnings == ["source:2: not scored, the analysis failed: kkma raised java.lang.StackOverflowError"]
+    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed" in as_text(report)
 
 
 @requires_java
@@ -203,24 +205,13 @@ def test_7_a_line_that_takes_too_long_fails_and_the_run_goes_on(tmp_path):
     # Okt 2.1.0 takes about 2 minutes on 2,000 repeated 가 (6 s on 400)
     src = write(tmp_path / "s.ko", f"방 열쇠\n{'가' * 2000}\n방 열쇠\n")
     hyp = write(tmp_path / "h.en", "room key\n" * 3)
-    config = write(tmp_path / "okt.yaml", "analyzer: okt\ntimeout: 3\n")
+    config = write(tmp_path / "okt.yaml", "analyzer: okt\ntimeout: 10\n")
     proc = ktr("score", "-s", src, "-t", hyp, "-c", config, "-f", "json", "--sentences")
     assert proc.returncode == 3, proc.stderr
-    assert proc.stderr == f"ktr: warning: {src}:2: not scored, the analysis failed: okt gave no result within timeout=3s\n"
+    assert proc.stderr == f"ktr: warning: {src}:2: not scored, the analysis failed: okt gave no result within timeout=10s\n"
     system = json.loads(proc.stdout)["systems"][0]
     assert [s["score"] for s in system["segments"]] == [1.0, None, 1.0]
     assert system["sentences_failed"] == 1
-
-
-def test_7_text_report_says_how_many_failed(tmp_path):
-    src = write(tmp_path / "s.ko", f"방 열쇠\n{'가' * 300}\n")
-    hyp = write(tmp_path / "h.en", "room key\nx\n")
-    # the smallest timeout a config accepts is 0 (no limit); 1e-9 s fails every non-blank line
-    config = write(tmp_path / "t.yaml", "timeout: 0.000000001\n")
-    proc = ktr("score", "-s", src, "-t", hyp, "-c", config)
-    assert proc.returncode == 3
-    assert "NOT SCORED: 2 sentence(s) on which the analyzer failed" in proc.stdout
-    assert proc.stderr.count("gave no result within timeout=1e-09s") == 2
 
 
 # 8. compatibility vs conjoining jamo, NFD vs NFC ---------------------------------------------

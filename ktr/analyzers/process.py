@@ -27,6 +27,8 @@ from .base import Morpheme, analyzer_class
 
 #: seconds the child may take to build its analyzer (a JVM and Kkma's dictionaries are slow)
 START_TIMEOUT = 600.0
+#: analysed once by a new child before it takes work, so that the timeout measures analysis
+WARM_UP = "가방에 책을 넣고 학교에 갔다."
 
 
 def _serve(name: str, conn: Connection) -> None:
@@ -35,6 +37,7 @@ def _serve(name: str, conn: Connection) -> None:
 
     try:
         analyzer = get_analyzer(name)
+        analyzer.analyze(WARM_UP)  # JVM backends load dictionaries on first use: not on the clock
     except Exception as exc:  # reported to the parent, which raises BackendUnavailable
         conn.send((False, f"{type(exc).__name__}: {exc}"))
         return

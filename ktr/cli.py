@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
 from . import __version__
 from .config import Config
-from .errors import KtrError
+from .errors import InputWarning, KtrError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_FAILED_LINES = 3  # the run finished, but the analyzer failed on some lines (not scored)
+#: input warnings printed one by one; the rest are counted (all are in the JSON output)
+SHOWN_WARNINGS = 20
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -56,7 +60,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     references = [files[path] for path in ref_paths]
     sources = files[source_path]
     scorer = Scorer(_config(args))
-    report = scorer.score(sources, systems, references or None)
+    report = scorer.score(sources, systems, references or None, source_name=source_path)
     if args.confidence or args.paired_bs:
         _bootstrap(args, report, systems, references)
     if args.explain:
@@ -70,7 +74,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         sys.stdout.write(as_tsv(report))
     else:
         sys.stdout.write(as_text(report, sentences=args.sentences))
-    return EXIT_OK
+    return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 
 def _bootstrap(args: argparse.Namespace, report, systems: dict[str, list[str]], references: list[list[str]]) -> None:
@@ -92,9 +96,10 @@ def cmd_keywords(args: argparse.Namespace) -> int:
 
     sources = read_lines(args.src)
     scorer = Scorer(_config(args))
-    for kws in scorer.keywords(sources):
+    prepared = scorer.prepare(sources, args.src)
+    for kws in prepared.keywords:
         sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
-    return EXIT_OK
+    return EXIT_FAILED_LINES if any(prepared.failed) else EXIT_OK
 
 
 def cmd_lexicon(args: argparse.Namespace) -> int:
@@ -263,9 +268,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _InputWarnings:
+    """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them."""
+
+    def __init__(self):
+        self.count = 0
+        self._default = warnings.showwarning
+
+    def show(self, message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, InputWarning):
+            return self._default(message, category, filename, lineno, file, line)
+        self.count += 1
+        if self.count <= SHOWN_WARNINGS:
+            print(f"ktr: warning: {message}", file=sys.stderr)
+
+    def close(self) -> None:
+        if self.count > SHOWN_WARNINGS:
+            print(f"ktr: warning: {self.count - SHOWN_WARNINGS} more warnings not shown "
+                  "(-f json lists every one under \"warnings\")", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    shown = _InputWarnings()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", InputWarning)
+        warnings.showwarning = shown.show
+        try:
+            return _run(args)
+        finally:
+            shown.close()
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except KtrError as exc:

@@ -55,6 +55,11 @@ class Config:
     """Sentences without keywords: exclude from the mean, or score them zero or one."""
     missing_in_lexicon: str = "miss"
     """Keywords without a lexicon entry: miss (count as not transferred) or exclude."""
+    max_chars: int = 2000
+    """Longest piece of a line handed to the analyzer; longer lines are analysed in pieces."""
+    timeout: float | None = None
+    """Seconds one analyzer call may take (analysis then runs in a child process); 0: no limit,
+    in-process; unset: the backend's default (60 for the KoNLPy backends, 0 for kiwi and mecab)."""
 
     def __post_init__(self) -> None:
         _choice("aggregation", self.aggregation, AGGREGATIONS)
@@ -76,6 +81,10 @@ class Config:
             _choice("class_weights", c, (*CLASSES, "idiom"))
             if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:
                 raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {w!r}")
+        if isinstance(self.max_chars, bool) or self.max_chars < 100:
+            raise ConfigError(f"max_chars: must be a whole number of at least 100, got {self.max_chars!r}")
+        if self.timeout is not None and (isinstance(self.timeout, bool) or self.timeout < 0):
+            raise ConfigError(f"timeout: must be 0 (no limit) or a number of seconds, got {self.timeout!r}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> "Config":
@@ -100,6 +109,10 @@ class Config:
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     raise ConfigError(f"{where}: {key} must be a list of strings")
                 value = tuple(value)
+            elif key == "timeout":
+                if not isinstance(value, (int, float)) or isinstance(value, bool):
+                    raise ConfigError(f"{where}: timeout must be a number of seconds, got {value!r}")
+                value = float(value)
             elif not isinstance(value, type(default)):
                 raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {value!r}")
             kwargs[key] = value

@@ -23,3 +23,7 @@ class LexiconError(KtrError, ValueError):
 
 class BackendUnavailable(KtrError, RuntimeError):
     """An analyzer backend (or a resource it needs) is not installed."""
+
+
+class InputWarning(UserWarning):
+    """A source line was changed before analysis, or could not be analysed and was not scored."""

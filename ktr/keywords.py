@@ -22,6 +22,9 @@ CLASSES: tuple[str, ...] = (
     "verb", "adjective", "adverb", "determiner",
 )
 _DIGITS = re.compile(r"[0-9][0-9,.]*")
+# a keyword has a letter or digit that is not a bare jamo: Hannanum tags emoji, ★ and ㅋㅋㅋ as
+# nouns and Komoran tags !!! as a proper noun; none of them is a content word
+_CONTENT = re.compile(r"[^\W_\u3131-\u318e\u1100-\u11ff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +96,7 @@ def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] 
             if cls == "digits" or (digits is not None and digits.group() == m.form):
                 cls = "digits"
                 lemma = digits.group().replace(",", "") if digits else m.form
-            if cls in classes:
+            if cls in classes and _CONTENT.search(lemma):
                 out.append(Keyword(lemma, m.tag, cls, m.start, end, base))
         i += used
     return out

@@ -45,6 +45,9 @@ def as_text(report: "Report", sentences: bool = False) -> str:
     lines.append("")
     lines.append(f"KTR = {_AGGREGATIONS[agg]} ({agg}); "
                  f"{len(report.systems[0].sentences)} sentences")
+    failed = sum(1 for s in report.systems[0].sentences if s.failed)
+    if failed:
+        lines.append(f"NOT SCORED: {failed} sentence(s) on which the analyzer failed (see the warnings)")
     lines.append(f"signature: {report.signature.short()}")
     if report.sacrebleu:
         for name, sig in report.sacrebleu.items():

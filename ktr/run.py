@@ -185,7 +185,7 @@ def run_experiment(exp: Experiment, *, quiet: bool = False,
         with progress.bar(f"scoring {vname}", len(outputs)) as bar:
             scorer = Scorer(config, analyzer=analyzer, lexicon=lexicons.get(config.lexicons))
             lexicons[config.lexicons] = scorer.lexicon
-            prepared = scorer.prepare(sources)
+            prepared = scorer.prepare(sources, str(exp.data.source))
             systems = []
             for name, lines in outputs.items():
                 systems.append(scorer.score_prepared(prepared, name, lines))

@@ -52,17 +52,19 @@ class SentenceResult:
     transferred: int
     weight: float = 0.0             # class weights of the counted keywords, summed
     weight_transferred: float = 0.0  # ... of the transferred ones
+    failed: str | None = None       # why the source line could not be analysed; then no score
+    empty_hypothesis: bool = False  # the output line is empty or only whitespace
 
     @property
     def score(self) -> float | None:
-        """transferred / counted; ``None`` when no keyword counts."""
-        return self.transferred / self.counted if self.counted else None
+        """transferred / counted; ``None`` when no keyword counts or the line failed."""
+        return self.transferred / self.counted if self.counted and not self.failed else None
 
     @property
     def weighted_score(self) -> float | None:
         """Transferred / counted keywords, each weighted by its class; ``None`` without keywords
         (or when every counted keyword weighs 0)."""
-        return self.weight_transferred / self.weight if self.weight else None
+        return self.weight_transferred / self.weight if self.weight and not self.failed else None
 
     @property
     def missing(self) -> int:
@@ -73,6 +75,7 @@ class SentenceResult:
             "index": self.index, "score": self.score, "weighted_score": self.weighted_score,
             "keywords_counted": self.counted,
             "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
+            "failed": self.failed,
         }
 
 
@@ -118,7 +121,8 @@ class SystemResult:
 
     @property
     def stats(self) -> list[tuple[int, int]]:
-        return [(s.counted, s.transferred) for s in self.sentences]
+        """(counted, transferred) of every sentence that was analysed (failed ones have no score)."""
+        return [(s.counted, s.transferred) for s in self.sentences if s.failed is None]
 
     @property
     def ktr_macro(self) -> float | None:
@@ -131,7 +135,7 @@ class SystemResult:
     @property
     def ktr_weighted(self) -> float | None:
         """Mean of the class-weighted sentence scores (no_keywords policy as for macro)."""
-        return macro([(s.weight, s.weight_transferred) for s in self.sentences], self.no_keywords)
+        return macro([(s.weight, s.weight_transferred) for s in self.sentences if s.failed is None], self.no_keywords)
 
     @property
     def ktr(self) -> float | None:
@@ -148,7 +152,9 @@ class SystemResult:
             "ktr_weighted": self.ktr_weighted,
             "sentences": len(self.sentences),
             "sentences_scored": sum(1 for s in self.sentences if s.counted),
-            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords),
+            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords and not s.failed),
+            "sentences_failed": sum(1 for s in self.sentences if s.failed),
+            "hypotheses_empty": sum(1 for s in self.sentences if s.empty_hypothesis),
             "keywords": len(kws),
             "keywords_counted": sum(s.counted for s in self.sentences),
             "transferred": sum(s.transferred for s in self.sentences),

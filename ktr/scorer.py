@@ -8,19 +8,24 @@ This is the Python API; the command line is a thin layer over it::
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+import warnings
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import __version__, numbers
 from .analyzers import Analyzer, get_analyzer
+from .analyzers.base import analyzer_class
 from .config import Config
 from .english import capitalized_words, tokenize
-from .errors import InputError
+from .errors import InputError, InputWarning
+from .guard import analyze_lines
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Lookup
 from .match import Targets, match_sentence
 from .metrics import reference_metrics
+from .normalize import normalize_source
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
 
@@ -45,6 +50,7 @@ class Report:
     sacrebleu: dict[str, str] | None = None
     #: bootstrap estimates per metric, one per system (``ktr score --confidence/--paired-bs``)
     estimates: dict[str, list[Estimate]] | None = None
+    warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
 
     def to_dict(self, sentences: bool = False) -> dict[str, Any]:
         systems = []
@@ -59,6 +65,7 @@ class Report:
             "signature": {"short": self.signature.short(), "full": self.signature.full()},
             "sacrebleu": self.sacrebleu,
             "systems": systems,
+            "warnings": self.warnings,
         }
 
 
@@ -69,6 +76,8 @@ class Prepared:
     keywords: list[list[Keyword]]
     lookups: list[list[Lookup | None]]
     targets: list[list[Targets]]
+    failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
+    warnings: list[str] = field(default_factory=list)
 
 
 class Scorer:
@@ -76,8 +85,12 @@ class Scorer:
 
     def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
                  lexicon: Lexicon | None = None):
+        from .preflight import check
+
         self.config = config or Config()
-        self.analyzer = analyzer or get_analyzer(self.config.analyzer)
+        check(self.config, analyzer=analyzer is None)
+        self.analyzer = analyzer or self._build_analyzer()
+        self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
         self.table = load_tagset(self.analyzer.tagset)
         self.lexicon = lexicon or load_lexicon(self.config.lexicons)
         self._classes = frozenset(self.config.classes)
@@ -96,6 +109,17 @@ class Scorer:
             self.idioms = IdiomTable.from_files(self.config.idioms)
         if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
             self._inflections = self._inflection_table()
+
+    def _build_analyzer(self) -> Analyzer:
+        """In-process, or in a child process when a time limit applies (config ``timeout``)."""
+        name, timeout = self.config.analyzer, self.config.timeout
+        if timeout is None:
+            timeout = analyzer_class(name).default_timeout
+        if not timeout:
+            return get_analyzer(name)
+        from .analyzers.process import AnalyzerProcess
+
+        return AnalyzerProcess(name, timeout)
 
     def _inflection_table(self) -> dict[str, tuple[str, ...]]:
         from .english import phrase
@@ -145,26 +169,44 @@ class Scorer:
 
     def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
         """The keywords of each source sentence (idiom stretches collapsed into one unit)."""
-        return [kws for kws, _ in self._extract(sources)]
+        return self.prepare(sources).keywords
 
-    def _extract(self, sources: Sequence[str]):
-        analyses = self.analyzer.analyze_many(sources)
-        for text, morphemes in zip(sources, analyses):
-            kws = extract(morphemes, self.table, self._classes)
-            if self._numbers:
-                kws = numbers.group(morphemes, kws)
-            yield self.idioms.apply(text, kws) if self.idioms else (kws, {})
+    def _extract(self, sources: Sequence[str], name: str):
+        """Per line: keywords (offsets into the line as given), idiom units, failure; and warnings.
 
-    def prepare(self, sources: Sequence[str]) -> Prepared:
+        Lines are normalized first (:mod:`ktr.normalize`) and analysed under the per-line guards
+        (:mod:`ktr.guard`); both report through ``warnings`` (category InputWarning) as well."""
+        normalized = [normalize_source(line) for line in sources]
+        notes = [(n, norm.warning()) for n, norm in enumerate(normalized, 1) if norm.removed]
+        with self._lock:
+            analyses = analyze_lines(self.analyzer, [norm.text for norm in normalized], self.config.max_chars)
+        notes += [(n, f"not scored, the analysis failed: {a.failed}") for n, a in enumerate(analyses, 1) if a.failed]
+        messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
+        for message in messages:
+            warnings.warn(message, InputWarning, stacklevel=4)
+        rows = []
+        for norm, analysis in zip(normalized, analyses):
+            kws = extract(analysis.morphemes, self.table, self._classes)
+            if self._numbers and not analysis.failed:
+                kws = numbers.group(analysis.morphemes, kws)
+            kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
+            if norm.spans:
+                kws = [replace(k, start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
+            rows.append((kws, units, analysis.failed))
+        return rows, messages
+
+    def prepare(self, sources: Sequence[str], name: str = "source") -> Prepared:
+        """Analyse and look up the source once; ``name`` (a file name) prefixes warnings."""
         keywords, lookups = [], []
-        for kws, units in self._extract(sources):
+        rows, messages = self._extract(sources, name)
+        for kws, units, _ in rows:
             keywords.append(kws)
             lookups.append([
                 Lookup(None, units[i].english, "idiom") if i in units else self._lookup(k)
                 for i, k in enumerate(kws)
             ])
         targets = [[self._targets(k, lk) for k, lk in zip(*row)] for row in zip(keywords, lookups)]
-        return Prepared(keywords, lookups, targets)
+        return Prepared(keywords, lookups, targets, [failed for _, _, failed in rows], messages)
 
     def _targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
         name = keyword.cls == "proper_noun"
@@ -196,6 +238,7 @@ class Scorer:
             )
         sentences = []
         policy = self.config.missing_in_lexicon
+        failed = prepared.failed or [None] * len(hypotheses)
         rows = zip(prepared.keywords, prepared.lookups, prepared.targets, hypotheses)
         for index, (kws, lookups, targets, hyp) in enumerate(rows):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
@@ -216,13 +259,17 @@ class Scorer:
                     span=(cand.start, cand.end) if cand else None,
                     tried=_tried(kw, target),
                 ))
-            sentences.append(sentence_stats(index, results, policy, self.config.class_weights))
+            stats = sentence_stats(index, results, policy, self.config.class_weights)
+            if failed[index] or not hyp.strip():
+                stats = replace(stats, failed=failed[index], empty_hypothesis=not hyp.strip())
+            sentences.append(stats)
         return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
 
     def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
-              references: Sequence[Sequence[str]] | None = None) -> Report:
+              references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source") -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
-        ``references`` (optional) is a list of reference streams, each as long as ``sources``."""
+        ``references`` (optional) is a list of reference streams, each as long as ``sources``.
+        ``source_name`` names the source in warnings and errors (the CLI passes the file name)."""
         if isinstance(hypotheses, Mapping):
             systems = dict(hypotheses)
         else:
@@ -232,7 +279,9 @@ class Scorer:
         if isinstance(sources, str):
             raise InputError("sources must be a list of lines, not one string")
         if not sources:
-            raise InputError("the source is empty: nothing to score")
+            raise InputError(f"{source_name} is empty: nothing to score")
+        if not any(line.strip() for line in sources):
+            raise InputError(f"{source_name} has {len(sources)} line(s) but none with text: nothing to score")
         references = list(references or [])
         for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
             if isinstance(lines, str):
@@ -242,7 +291,7 @@ class Scorer:
                     f"line counts differ: source has {len(sources)} lines, {name} has {len(lines)}; "
                     "nothing was scored"
                 )
-        prepared = self.prepare(sources)
+        prepared = self.prepare(sources, source_name)
         results = []
         signatures = None
         for name, lines in systems.items():
@@ -252,4 +301,4 @@ class Scorer:
                 result.bleu, result.chrf = metrics["bleu"][0], metrics["chrf"][0]
                 signatures = {k: v[1] for k, v in metrics.items()}
             results.append(result)
-        return Report(self.signature, results, signatures)
+        return Report(self.signature, results, signatures, warnings=prepared.warnings)

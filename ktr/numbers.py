@@ -120,7 +120,7 @@ def korean_keys(keyword: Keyword) -> tuple[str, ...]:
     if keyword.cls not in NUMBER_CLASSES and keyword.tag != "number":
         return ()
     unit = keyword.tag == "number"
-    text = keyword.base or keyword.lemma if unit else keyword.lemma
+    text = (keyword.base or keyword.lemma) if unit else keyword.lemma
     month = unit and keyword.lemma.endswith("월")
     value = korean_value(text, "numeral" if unit else keyword.cls)
     if value is None:
@@ -147,11 +147,13 @@ def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keywor
         j = i + 1
         while j < len(keywords) and _is_number(keywords[j]) and keywords[j].start - keywords[j - 1].end <= 1:
             j += 1
-        while j > i + 1 and korean_value(_surface(keywords[i:j]), "numeral") is None:
+        value = korean_value(_surface(keywords[i:j]), "numeral")
+        while value is None and j > i + 1:
             j -= 1              # "3, 4" or "세 넷": not one number; keep the longest that is
+            value = korean_value(_surface(keywords[i:j]), "numeral")
         run = keywords[i:j]
         lemma = _surface(run)
-        end, extra = _suffix(morphemes, run[-1].end, korean_value(lemma, "numeral"))
+        end, extra = _suffix(morphemes, run[-1].end, value)
         if len(run) == 1 and not extra:
             out.append(run[0])
         else:

@@ -75,7 +75,7 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _tried(k: "KeywordResult", limit: int = 5) -> str:
+def _tried_text(k: "KeywordResult", limit: int = 5) -> str:
     """What a keyword could match, short: equivalents, synonym count, number, sound."""
     if not k.in_lexicon and not k.tried:
         return "(not in the lexicon)"
@@ -113,7 +113,7 @@ def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, S
             tokens = tokenize(hyps[seg.index])
             rows = [("keyword", "class", "equivalents tried", "matched", "how")]
             for k in seg.keywords:
-                rows.append((f"{k.keyword.lemma}/{k.keyword.tag}", k.keyword.cls, _tried(k), _matched(k, tokens),
+                rows.append((f"{k.keyword.lemma}/{k.keyword.tag}", k.keyword.cls, _tried_text(k), _matched(k, tokens),
                              k.how or ("missed" if k.in_lexicon or k.tried else "no entry")))
             if len(rows) == 1:
                 lines.append("  (no keywords)")

@@ -76,6 +76,7 @@ class Prepared:
     keywords: list[list[Keyword]]
     lookups: list[list[Lookup | None]]
     targets: list[list[Targets]]
+    tried: list[list[tuple[str, ...]]]   # per keyword: its targets besides equivalents, as text
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
 
@@ -206,7 +207,8 @@ class Scorer:
                 for i, k in enumerate(kws)
             ])
         targets = [[self._targets(k, lk) for k, lk in zip(*row)] for row in zip(keywords, lookups)]
-        return Prepared(keywords, lookups, targets, [failed for _, _, failed in rows], messages)
+        tried = [[_tried(k, t) for k, t in zip(*row)] for row in zip(keywords, targets)]
+        return Prepared(keywords, lookups, targets, tried, [failed for _, _, failed in rows], messages)
 
     def _targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
         name = keyword.cls == "proper_noun"
@@ -239,13 +241,13 @@ class Scorer:
         sentences = []
         policy = self.config.missing_in_lexicon
         failed = prepared.failed or [None] * len(hypotheses)
-        rows = zip(prepared.keywords, prepared.lookups, prepared.targets, hypotheses)
-        for index, (kws, lookups, targets, hyp) in enumerate(rows):
+        rows = zip(prepared.keywords, prepared.lookups, prepared.targets, prepared.tried, hypotheses)
+        for index, (kws, lookups, targets, tried, hyp) in enumerate(rows):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
             chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections,
                                     self.config.transliteration_threshold, names)
             results = []
-            for i, (kw, lk, target) in enumerate(zip(kws, lookups, targets)):
+            for i, (kw, lk, target, also) in enumerate(zip(kws, lookups, targets, tried)):
                 cand = chosen.get(i)
                 results.append(KeywordResult(
                     keyword=kw,
@@ -257,7 +259,7 @@ class Scorer:
                     matched=cand.equivalent if cand else None,
                     how=cand.how if cand else None,
                     span=(cand.start, cand.end) if cand else None,
-                    tried=_tried(kw, target),
+                    tried=also,
                 ))
             stats = sentence_stats(index, results, policy, self.config.class_weights)
             if failed[index] or not hyp.strip():

@@ -4,17 +4,21 @@ Proper nouns and loanwords are mostly written in Hangul by sound (클린턴 Clin
 computer, 부산 Busan/Pusan), so a lexicon can never list them all. This stage reduces both sides
 to a coarse *sound key* and compares the keys:
 
-- the key is the sequence of consonant classes (k/g/c/q → K, t/d/th → T, p/b/f/v → P, s/z/sh →
-  S, j/ch → J, l/r → L, m → M, n/ng → N, h → H), with a leading ``V`` when the word starts
-  with a vowel; repeated classes collapse (클린턴: K L N T N = clinton);
-- Hangul: the initial and final consonants of each syllable (ㅇ as a final is N);
+- the key is the sequence of consonant classes (k/g/c/q → K, t/d → T, p/b/f/v → P, s/sh → S,
+  j → J, l/r → L, m → M, n/ng → N, h → H), with a leading ``V`` when the word starts with a
+  vowel (or w); repeated classes collapse (클린턴: K L N T N = clinton);
+- Hangul: the initial consonant of each syllable (ㅇ silent) and the final as pronounced (ㅇ is
+  N; ㅅ, ㅈ, ㅊ, ㅌ, ㅎ are T: 인터넷 = internet);
 - English: letters by the rules above, plus the sound changes Korean spelling follows — an r not
-  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), final e is silent, gh is
-  silent, x is K S, w and y are glides (no consonant).
+  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), an h after the first letter
+  and gh are silent, c before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g,
+  z and ch are sounds Hangul spells two ways and equal either class (th: T or S, 스미스 Smith,
+  토머스 Thomas; soft g: K or J; z: S or J; ch: J or K).
 
 Two keys match when their similarity ``1 - edit distance / longer length`` reaches the
-configured threshold (default 0.8; keys of fewer than 3 symbols must be equal). Every output
-token and every pair of adjacent tokens (뉴욕 = "new york") is compared.
+configured threshold (default 0.8; keys of fewer than 3 symbols must be equal). The matching
+stage compares every output word that is not a function word, and every pair of adjacent ones
+("las vegas").
 :func:`romanize` gives the Revised Romanization (without sound-change rules) for explanations.
 """
 from __future__ import annotations

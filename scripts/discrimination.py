@@ -41,12 +41,11 @@ def parse_variant(spec: str, base: Config) -> tuple[str, Config]:
     for item in filter(None, body.split(";")):
         key, _, value = item.partition(":")
         if key in ("matching", "classes", "lexicons"):
-            changes[key] = tuple(v for v in value.split(",") if v)
+            changes[key] = [v for v in value.split(",") if v]
         else:
             changes[key] = yaml.safe_load(value)   # numbers as numbers
-    return name, Config.from_dict({**{k: list(v) if isinstance(v, tuple) else v
-                                      for k, v in base.__dict__.items()}, **{
-        k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()}}, where=f"variant {name}")
+    checked = Config.from_dict(changes, where=f"variant {name}")   # the option rules, once
+    return name, base.replace(**{key: getattr(checked, key) for key in changes})
 
 
 def mismatched(lines: list[str]) -> list[str]:

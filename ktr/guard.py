@@ -13,7 +13,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .analyzers.base import Analyzer, Morpheme
@@ -88,7 +88,7 @@ def analyze_lines(analyzer: Analyzer, lines: Sequence[str], max_chars: int) -> l
         if isinstance(result, str):
             failed[n] = failed[n] or result
         elif offset:
-            morphemes[n] += [replace(m, start=m.start + offset, end=m.end + offset) for m in result]
+            morphemes[n] += [m._replace(start=m.start + offset, end=m.end + offset) for m in result]
         else:
             morphemes[n] += result
     return [LineAnalysis([] if f else m, f) for m, f in zip(morphemes, failed)]

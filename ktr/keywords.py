@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import yaml
 
@@ -27,8 +28,7 @@ _DIGITS = re.compile(r"[0-9][0-9,.]*")
 _CONTENT = re.compile(r"[^\W_\u3131-\u318e\u1100-\u11ff]")
 
 
-@dataclass(frozen=True, slots=True)
-class Keyword:
+class Keyword(NamedTuple):
     """A keyword of a source sentence: dictionary form, analyzer tag, class, source span."""
 
     lemma: str

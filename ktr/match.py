@@ -13,7 +13,7 @@ by augmenting paths, which is still optimal when the competing equivalents are s
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Sequence
 
@@ -47,6 +47,32 @@ class Targets:
     numbers: tuple[str, ...] = ()  # number keys (:func:`ktr.numbers.korean_keys`)
     sound: str = ""                # sound key (:func:`ktr.transliterate.korean_key`)
     name: bool = False             # a proper noun: matches only words written capitalized
+    # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
+    # phrases of each kind by their first word, and the first words of all of them (a sentence
+    # holding none of these, as written or as a base word, matches no phrase).
+    by_first: Index = field(init=False, repr=False, compare=False)
+    synonyms_by_first: Index = field(init=False, repr=False, compare=False)
+    idioms_by_first: Index = field(init=False, repr=False, compare=False)
+    firsts: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms)]
+        for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first"), indexes):
+            object.__setattr__(self, name, index)
+        object.__setattr__(self, "firsts", frozenset(w for index in indexes for w in index))
+
+
+#: first word -> (rank in the list, phrase, its words) of the phrases starting with it
+Index = dict[str, list[tuple[int, str, tuple[str, ...]]]]
+
+
+def _by_first(phrases: Sequence[str]) -> Index:
+    index: Index = {}
+    for rank, text in enumerate(phrases):
+        words = phrase(text)
+        if words:
+            index.setdefault(words[0], []).append((rank, text, words))
+    return index
 
 
 @dataclass
@@ -61,6 +87,11 @@ class SentenceView:
     names: frozenset[str] | None = None   # words written capitalized; None: the output has no case
 
     @cached_property
+    def present(self) -> frozenset[str]:
+        """Every token and every base word of a token: where a phrase can start."""
+        return frozenset(self.positions).union(self.base_positions)
+
+    @cached_property
     def number_spans(self) -> list[numbers.Span]:
         """Number expressions of the output (computed when the number stage first asks)."""
         return numbers.english_spans(self.tokens)
@@ -73,6 +104,14 @@ class SentenceView:
         out = [(i, i + 1, transliterate.english_key(t)) for i, t in enumerate(self.tokens) if ok[i]]
         out += [(i, i + 2, transliterate.english_key(self.tokens[i] + self.tokens[i + 1]))
                 for i in range(len(self.tokens) - 1) if ok[i] and ok[i + 1]]
+        return out
+
+    @cached_property
+    def sounds_by_length(self) -> dict[int, list[tuple[int, int, int, str]]]:
+        """:attr:`sounds` by key length, each with its position in that list."""
+        out: dict[int, list[tuple[int, int, int, str]]] = {}
+        for i, (start, end, key) in enumerate(self.sounds):
+            out.setdefault(len(key), []).append((i, start, end, key))
         return out
 
 
@@ -97,49 +136,49 @@ def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
     return positions
 
 
-def _occurrences(k: int, phrases: Sequence[str], v: SentenceView, order: int, how: str,
+def _occurrences(k: int, index: Index, v: SentenceView, order: int, how: str,
                  want: str = "exact") -> list[Candidate]:
-    """Where each phrase occurs. ``want``: ``exact`` (as written), ``inflected`` (at least one
-    token is an inflected form of its word: ``rooms`` for ``room``) or ``any`` (either)."""
+    """Where each phrase of ``index`` occurs. ``want``: ``exact`` (as written), ``inflected`` (at
+    least one token is an inflected form of its word: ``rooms`` for ``room``) or ``any`` (either)."""
     out = []
-    for e_rank, equivalent in enumerate(phrases):
-        words = phrase(equivalent)
-        if not words:
-            continue
-        starts = v.positions.get(words[0], [])
-        if want != "exact":
-            starts = sorted(set(starts) | set(v.base_positions.get(words[0], ())))
-        for start in starts:
-            end = start + len(words)
-            if end > len(v.tokens):
-                continue
-            exact = tuple(v.tokens[start:end]) == words
-            if exact and want != "inflected":
-                out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-            elif not exact and want != "exact" and all(
-                    v.tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words)):
-                out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
+    tokens, n = v.tokens, len(v.tokens)
+    for first in index.keys() & (v.positions.keys() if want == "exact" else v.present):
+        starts = v.positions.get(first, ())
+        if want != "exact" and first in v.base_positions:
+            starts = sorted(set(starts).union(v.base_positions[first]))
+        for e_rank, equivalent, words in index[first]:
+            size = len(words)
+            for start in starts:
+                end = start + size
+                if end > n:
+                    continue
+                exact = tokens[start] == first and (size == 1 or tuple(tokens[start:end]) == words)
+                if exact and want != "inflected":
+                    out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
+                elif not exact and want != "exact" and (size == 1 or all(   # one word: from base_positions
+                        tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words))):
+                    out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
     return out
 
 
 def exact_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Equivalents that occur verbatim (after tokenization and case folding)."""
-    return _occurrences(k, targets.equivalents, v, order, "exact")
+    return _occurrences(k, targets.by_first, v, order, "exact")
 
 
 def inflection_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Equivalents that occur inflected: waiting → wait, went → go, rooms → room."""
-    return _occurrences(k, targets.equivalents, v, order, "inflection", want="inflected")
+    return _occurrences(k, targets.by_first, v, order, "inflection", want="inflected")
 
 
 def synonym_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """WordNet synonyms of the equivalents, as written or inflected (see :mod:`ktr.lexicon.expand`)."""
-    return _occurrences(k, targets.synonyms, v, order, "synonym", want="any")
+    return _occurrences(k, targets.synonyms_by_first, v, order, "synonym", want="any")
 
 
 def idiom_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """English phrases of an idiom unit (see :mod:`ktr.lexicon.idioms`), as written or inflected."""
-    return _occurrences(k, targets.idioms, v, order, "idiom", want="any")
+    return _occurrences(k, targets.idioms_by_first, v, order, "idiom", want="any")
 
 
 def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
@@ -156,19 +195,20 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
     A proper noun matches only words the output writes capitalized (unless it has no capitals)."""
     if not targets.sound:
         return []
-    out = []
+    found = []
     capitals = v.names if targets.name else None
     length, slack = len(targets.sound), 1 - v.threshold
-    for start, end, key in v.sounds:
-        if abs(len(key) - length) > slack * max(len(key), length) + 1e-9:
+    for size, keys in v.sounds_by_length.items():
+        if abs(size - length) > slack * max(size, length) + 1e-9:
             continue                      # too different in length to reach the threshold
-        if capitals is not None and not all(t in capitals for t in v.tokens[start:end]):
-            continue
-        sim = transliterate.similarity(targets.sound, key)
-        if sim >= v.threshold:
-            out.append(Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration",
-                                 (order, round((1 - sim) * 1000), start)))
-    return out
+        for i, start, end, key in keys:
+            if capitals is not None and not all(t in capitals for t in v.tokens[start:end]):
+                continue
+            sim = transliterate.similarity(targets.sound, key)
+            if sim >= v.threshold:
+                found.append((i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration",
+                                           (order, round((1 - sim) * 1000), start))))
+    return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of v.sounds
 
 
 STAGES: dict[str, Stage] = {
@@ -298,10 +338,14 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
     v = view(tokens, inflections, threshold, names)
+    present = v.present
+    plan = [(order, STAGES[name], name == "number", name == "transliteration") for order, name in enumerate(stages)]
     cands: list[list[Candidate]] = []
     for k, target in enumerate(targets):
         lst: list[Candidate] = []
-        for order, name in enumerate(stages):
-            lst.extend(STAGES[name](k, target, v, order))
+        phrases = not target.firsts.isdisjoint(present)   # else no phrase can occur: skip those stages
+        for order, stage, by_number, by_sound in plan:
+            if target.numbers if by_number else target.sound if by_sound else phrases:
+                lst.extend(stage(k, target, v, order))
         cands.append(lst)
     return assign(cands)

@@ -23,7 +23,7 @@ from .guard import analyze_lines
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Lookup
-from .match import Targets, match_sentence
+from .match import Candidate, Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import normalize_source
 from .score import KeywordResult, Signature, SystemResult, sentence_stats
@@ -31,6 +31,23 @@ from .transliterate import is_hangul, romanize, sound_key
 
 if TYPE_CHECKING:
     from .significance import Estimate
+
+
+def _missed(keyword: Keyword, found: Lookup | None, target: Targets, tried: tuple[str, ...]) -> KeywordResult:
+    """A keyword's result as long as nothing in the output matched it."""
+    return KeywordResult(
+        keyword=keyword, equivalents=target.equivalents or target.idioms, synonyms=target.synonyms,
+        in_lexicon=found is not None,
+        entry=f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None,
+        lookup=found.via if found else None, matched=None, how=None, span=None, tried=tried,
+    )
+
+
+def transferred(missed: KeywordResult, cand: Candidate) -> KeywordResult:
+    """The result of a keyword that ``cand`` matched."""
+    m = missed
+    return KeywordResult(m.keyword, m.equivalents, m.synonyms, m.in_lexicon, m.entry, m.lookup,
+                         cand.equivalent, cand.how, (cand.start, cand.end), m.tried)
 
 
 def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
@@ -79,6 +96,12 @@ class Prepared:
     tried: list[list[tuple[str, ...]]]   # per keyword: its targets besides equivalents, as text
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
+    missed: list[list[KeywordResult]] = field(default_factory=list)  # per keyword: its result if not matched
+
+    def __post_init__(self) -> None:
+        if not self.missed:
+            rows = zip(self.keywords, self.lookups, self.targets, self.tried)
+            self.missed.extend([_missed(*kw) for kw in zip(*row)] for row in rows)
 
 
 class Scorer:
@@ -110,6 +133,8 @@ class Scorer:
             self.idioms = IdiomTable.from_files(self.config.idioms)
         if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
             self._inflections = self._inflection_table()
+        #: (lemma, tag, class, base) -> look-up, targets, explanation: words repeat across lines
+        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...]]] = {}
 
     def _build_analyzer(self) -> Analyzer:
         """In-process, or in a child process when a time limit applies (config ``timeout``)."""
@@ -192,22 +217,38 @@ class Scorer:
                 kws = numbers.group(analysis.morphemes, kws)
             kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
             if norm.spans:
-                kws = [replace(k, start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
+                kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
             rows.append((kws, units, analysis.failed))
         return rows, messages
 
     def prepare(self, sources: Sequence[str], name: str = "source") -> Prepared:
         """Analyse and look up the source once; ``name`` (a file name) prefixes warnings."""
-        keywords, lookups = [], []
+        keywords, lookups, targets, tried = [], [], [], []
         rows, messages = self._extract(sources, name)
+        known = self._known
         for kws, units, _ in rows:
+            looked: list[Lookup | None] = []
+            wanted: list[Targets] = []
+            shown: list[tuple[str, ...]] = []
+            for i, k in enumerate(kws):
+                if i in units:
+                    found: Lookup | None = Lookup(None, units[i].english, "idiom")
+                    target = Targets(idioms=found.equivalents)
+                    also = _tried(k, target)
+                else:       # the same word again: its look-up and targets are already known
+                    key = (k.lemma, k.tag, k.cls, k.base)
+                    if key not in known:
+                        found = self._lookup(k)
+                        target = self._targets(k, found)
+                        known[key] = (found, target, _tried(k, target))
+                    found, target, also = known[key]
+                looked.append(found)
+                wanted.append(target)
+                shown.append(also)
             keywords.append(kws)
-            lookups.append([
-                Lookup(None, units[i].english, "idiom") if i in units else self._lookup(k)
-                for i, k in enumerate(kws)
-            ])
-        targets = [[self._targets(k, lk) for k, lk in zip(*row)] for row in zip(keywords, lookups)]
-        tried = [[_tried(k, t) for k, t in zip(*row)] for row in zip(keywords, targets)]
+            lookups.append(looked)
+            targets.append(wanted)
+            tried.append(shown)
         return Prepared(keywords, lookups, targets, tried, [failed for _, _, failed in rows], messages)
 
     def _targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
@@ -241,26 +282,13 @@ class Scorer:
         sentences = []
         policy = self.config.missing_in_lexicon
         failed = prepared.failed or [None] * len(hypotheses)
-        rows = zip(prepared.keywords, prepared.lookups, prepared.targets, prepared.tried, hypotheses)
-        for index, (kws, lookups, targets, tried, hyp) in enumerate(rows):
+        for index, (targets, missed, hyp) in enumerate(zip(prepared.targets, prepared.missed, hypotheses)):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
             chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections,
                                     self.config.transliteration_threshold, names)
-            results = []
-            for i, (kw, lk, target, also) in enumerate(zip(kws, lookups, targets, tried)):
-                cand = chosen.get(i)
-                results.append(KeywordResult(
-                    keyword=kw,
-                    equivalents=target.equivalents or target.idioms,
-                    synonyms=target.synonyms,
-                    in_lexicon=lk is not None,
-                    entry=f"{lk.entry.lemma}/{lk.entry.cls}" if lk and lk.entry else None,
-                    lookup=lk.via if lk else None,
-                    matched=cand.equivalent if cand else None,
-                    how=cand.how if cand else None,
-                    span=(cand.start, cand.end) if cand else None,
-                    tried=also,
-                ))
+            results = list(missed)      # then the transferred ones replaced
+            for i, cand in chosen.items():
+                results[i] = transferred(missed[i], cand)
             stats = sentence_stats(index, results, policy, self.config.class_weights)
             if failed[index] or not hyp.strip():
                 stats = replace(stats, failed=failed[index], empty_hypothesis=not hyp.strip())

@@ -7,15 +7,13 @@ package is reported with the command that installs it.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Iterable, Protocol, runtime_checkable
+from typing import Iterable, NamedTuple, Protocol, runtime_checkable
 
 from ..errors import BackendUnavailable, ConfigError
 
 
-@dataclass(frozen=True, slots=True)
-class Morpheme:
-    """One morpheme of an analysed sentence.
+class Morpheme(NamedTuple):
+    """One morpheme of an analysed sentence (a named tuple: analyses hold many thousands).
 
     ``form`` is the surface (or the analyzer's normalised form), ``lemma`` the dictionary form
     (verbs and adjectives end in 다), ``tag`` the analyzer's part-of-speech tag and

@@ -81,6 +81,7 @@ class CachedAnalyzer:
         self.name = analyzer.name
         self.tagset = analyzer.tagset
         self.version = analyzer.version
+        self.concurrent = getattr(analyzer, "concurrent", False)
         self.directory = Path(directory) if directory is not None else cache_dir() / "analyses"
         self.progress = progress      # called with (sentences done, sentences to analyse)
         self.key = f"{FORMAT}|{__version__}|{analyzer.name}|{analyzer.version}|{_code_digest(analyzer)}"

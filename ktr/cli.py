@@ -59,7 +59,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     systems = {_system_name(path, taken): files[path] for path in hyp_paths}
     references = [files[path] for path in ref_paths]
     sources = files[source_path]
-    scorer = Scorer(_config(args))
+    scorer = Scorer(_config(args), jobs=args.jobs)
     report = scorer.score(sources, systems, references or None, source_name=source_path)
     if args.confidence or args.paired_bs:
         _bootstrap(args, report, systems, references)
@@ -230,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="paired bootstrap test of each system against the first (adds intervals)")
     p.add_argument("--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (default 1000)")
     p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="processes to score with, each with its own analyzer (0: one per core; default 1)")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("run", help="run an experiment config: systems x variants, compared, with reports")

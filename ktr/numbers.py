@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Sequence
 
 from .analyzers.base import Morpheme
@@ -75,6 +76,7 @@ def _parts(text: str, allow_sino: bool) -> list[tuple[str, Decimal]] | None:
     return out
 
 
+@lru_cache(maxsize=65_536)
 def korean_value(text: str, cls: str = "numeral") -> Decimal | None:
     """The value of a Korean number written with digits, Sino-Korean or native numerals:
     ``2천`` 2000, ``이천십구`` 2019, ``3억5천만`` 350000000, ``스물다섯`` 25, ``세`` 3.

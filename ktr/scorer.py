@@ -18,15 +18,16 @@ from .analyzers import Analyzer, get_analyzer
 from .analyzers.base import analyzer_class
 from .config import Config
 from .english import capitalized_words, tokenize
-from .errors import InputError, InputWarning
-from .guard import analyze_lines
+from .errors import ConfigError, InputError, InputWarning
+from .guard import LineAnalysis, analyze_lines
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Lookup
 from .match import Candidate, Targets, match_sentence
 from .metrics import reference_metrics
-from .normalize import normalize_source
-from .score import KeywordResult, Signature, SystemResult, sentence_stats
+from .normalize import Normalized, normalize_source
+from .parallel import resolve_jobs, score_lines
+from .score import KeywordResult, SentenceResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
 
 if TYPE_CHECKING:
@@ -108,10 +109,17 @@ class Scorer:
     """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
 
     def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
-                 lexicon: Lexicon | None = None):
+                 lexicon: Lexicon | None = None, jobs: int | None = 1):
+        """``jobs``: processes that :meth:`score` uses (0: one per core; see :mod:`ktr.parallel`).
+        Each process builds its analyzer and lexicon from the config, so ``jobs > 1`` cannot be
+        combined with an ``analyzer`` or ``lexicon`` object."""
         from .preflight import check
 
         self.config = config or Config()
+        self.jobs = resolve_jobs(jobs)
+        if self.jobs > 1 and (analyzer is not None or lexicon is not None):
+            raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
+                              "pass the config only, or use jobs=1 with an analyzer or lexicon object")
         check(self.config, analyzer=analyzer is None)
         self.analyzer = analyzer or self._build_analyzer()
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
@@ -197,36 +205,34 @@ class Scorer:
         """The keywords of each source sentence (idiom stretches collapsed into one unit)."""
         return self.prepare(sources).keywords
 
-    def _extract(self, sources: Sequence[str], name: str):
-        """Per line: keywords (offsets into the line as given), idiom units, failure; and warnings.
-
-        Lines are normalized first (:mod:`ktr.normalize`) and analysed under the per-line guards
-        (:mod:`ktr.guard`); both report through ``warnings`` (category InputWarning) as well."""
+    def analyse(self, sources: Sequence[str]) -> list[tuple[Normalized, LineAnalysis]]:
+        """Each line normalized (:mod:`ktr.normalize`) and analysed under the per-line guards
+        (:mod:`ktr.guard`): the slow step, one caller at a time."""
         normalized = [normalize_source(line) for line in sources]
-        notes = [(n, norm.warning()) for n, norm in enumerate(normalized, 1) if norm.removed]
         with self._lock:
             analyses = analyze_lines(self.analyzer, [norm.text for norm in normalized], self.config.max_chars)
-        notes += [(n, f"not scored, the analysis failed: {a.failed}") for n, a in enumerate(analyses, 1) if a.failed]
-        messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
-        for message in messages:
-            warnings.warn(message, InputWarning, stacklevel=4)
-        rows = []
-        for norm, analysis in zip(normalized, analyses):
-            kws = extract(analysis.morphemes, self.table, self._classes)
-            if self._numbers and not analysis.failed:
-                kws = numbers.group(analysis.morphemes, kws)
-            kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
-            if norm.spans:
-                kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
-            rows.append((kws, units, analysis.failed))
-        return rows, messages
+        return list(zip(normalized, analyses))
 
     def prepare(self, sources: Sequence[str], name: str = "source") -> Prepared:
-        """Analyse and look up the source once; ``name`` (a file name) prefixes warnings."""
+        """Analyse and look up the source once; ``name`` (a file name) prefixes warnings, which
+        also go out through :mod:`warnings` (category InputWarning)."""
+        prepared = self.prepare_analysed(self.analyse(sources), name)
+        for message in prepared.warnings:
+            warnings.warn(message, InputWarning, stacklevel=2)
+        return prepared
+
+    def prepare_analysed(self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source",
+                         first_line: int = 1) -> Prepared:
+        """Keywords, look-ups and targets of analysed lines (:meth:`analyse`); warnings name
+        lines from ``first_line`` on."""
+        notes = [(n, norm.warning()) for n, (norm, _) in enumerate(analysed, first_line) if norm.removed]
+        notes += [(n, f"not scored, the analysis failed: {a.failed}")
+                  for n, (_, a) in enumerate(analysed, first_line) if a.failed]
+        messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
         keywords, lookups, targets, tried = [], [], [], []
-        rows, messages = self._extract(sources, name)
         known = self._known
-        for kws, units, _ in rows:
+        for norm, analysis in analysed:
+            kws, units = self._keywords(norm, analysis)
             looked: list[Lookup | None] = []
             wanted: list[Targets] = []
             shown: list[tuple[str, ...]] = []
@@ -249,7 +255,17 @@ class Scorer:
             lookups.append(looked)
             targets.append(wanted)
             tried.append(shown)
-        return Prepared(keywords, lookups, targets, tried, [failed for _, _, failed in rows], messages)
+        return Prepared(keywords, lookups, targets, tried, [a.failed for _, a in analysed], messages)
+
+    def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
+        """A line's keywords (offsets into the line as given) and its idiom units by position."""
+        kws = extract(analysis.morphemes, self.table, self._classes)
+        if self._numbers and not analysis.failed:
+            kws = numbers.group(analysis.morphemes, kws)
+        kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
+        if norm.spans:
+            kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
+        return kws, units
 
     def _targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
         name = keyword.cls == "proper_noun"
@@ -274,15 +290,23 @@ class Scorer:
         return found
 
     def score_prepared(self, prepared: Prepared, name: str, hypotheses: Sequence[str]) -> SystemResult:
+        """One system's result on a prepared source (:meth:`prepare`)."""
         if len(hypotheses) != len(prepared.keywords):
             raise InputError(
                 f"line counts differ: source has {len(prepared.keywords)} lines, "
                 f"{name} has {len(hypotheses)}; nothing was scored"
             )
+        return SystemResult(name, self.match_lines(prepared, hypotheses), self.config.aggregation,
+                            self.config.no_keywords)
+
+    def match_lines(self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0) -> list[SentenceResult]:
+        """Per line, the keywords of ``prepared`` matched against the output line; sentence
+        indexes count from ``first`` (a stretch of a longer corpus)."""
         sentences = []
         policy = self.config.missing_in_lexicon
         failed = prepared.failed or [None] * len(hypotheses)
-        for index, (targets, missed, hyp) in enumerate(zip(prepared.targets, prepared.missed, hypotheses)):
+        rows = zip(prepared.targets, prepared.missed, hypotheses, failed)
+        for index, (targets, missed, hyp, why) in enumerate(rows, first):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
             chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections,
                                     self.config.transliteration_threshold, names)
@@ -290,10 +314,10 @@ class Scorer:
             for i, cand in chosen.items():
                 results[i] = transferred(missed[i], cand)
             stats = sentence_stats(index, results, policy, self.config.class_weights)
-            if failed[index] or not hyp.strip():
-                stats = replace(stats, failed=failed[index], empty_hypothesis=not hyp.strip())
+            if why or not hyp.strip():
+                stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())
             sentences.append(stats)
-        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
+        return sentences
 
     def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
               references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source") -> Report:
@@ -321,14 +345,16 @@ class Scorer:
                     f"line counts differ: source has {len(sources)} lines, {name} has {len(lines)}; "
                     "nothing was scored"
                 )
-        prepared = self.prepare(sources, source_name)
+        sentences, messages = score_lines(self, sources, systems, source_name, self.jobs)
+        for message in messages:
+            warnings.warn(message, InputWarning, stacklevel=2)
         results = []
         signatures = None
         for name, lines in systems.items():
-            result = self.score_prepared(prepared, name, lines)
+            result = SystemResult(name, sentences[name], self.config.aggregation, self.config.no_keywords)
             if references:
                 metrics = reference_metrics(lines, references)
                 result.bleu, result.chrf = metrics["bleu"][0], metrics["chrf"][0]
                 signatures = {k: v[1] for k, v in metrics.items()}
             results.append(result)
-        return Report(self.signature, results, signatures, warnings=prepared.warnings)
+        return Report(self.signature, results, signatures, warnings=messages)

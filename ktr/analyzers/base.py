@@ -51,6 +51,9 @@ class AnalyzerBase:
     version = ""
     #: seconds per call when the config leaves ``timeout`` unset (0: in-process, no limit)
     default_timeout = 0.0
+    #: True if analysis runs outside the Python interpreter lock (in its own thread or process),
+    #: so the next lines can be analysed while these are matched (:mod:`ktr.parallel`)
+    concurrent = False
 
     def analyze(self, text: str) -> list[Morpheme]:
         if not text.strip():

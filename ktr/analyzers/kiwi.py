@@ -11,6 +11,7 @@ _PREDICATES = {"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"}
 class KiwiAnalyzer(AnalyzerBase):
     name = "kiwi"
     tagset = "sejong"
+    concurrent = True   # the batch API analyses in Kiwi's worker thread
 
     def __init__(self, num_workers: int = 1):
         import kiwipiepy

@@ -58,6 +58,8 @@ class AnalyzerProcess:
     docstring. It is an :class:`~ktr.analyzers.base.Analyzer`; the child starts right away, so a
     backend that cannot start fails here, and ``version`` is the child's."""
 
+    concurrent = True   # the child analyses while this process waits on the socket
+
     def __init__(self, name: str, timeout: float):
         self.name = name
         self.tagset = analyzer_class(name).tagset

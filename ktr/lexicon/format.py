@@ -121,7 +121,7 @@ def resolve_lexicon_path(spec: str) -> Path:
 class Lexicon:
     """Stacked lexicon files with look-up by (lemma, class)."""
 
-    def __init__(self, entries: dict[tuple[str, str], Entry], names: tuple[str, ...]):
+    def __init__(self, entries: dict[tuple[str, str], Entry], names: tuple[str, ...], digest: str | None = None):
         self._entries = entries
         self._by_lemma: dict[str, list[Entry]] = {}
         for entry in entries.values():
@@ -130,14 +130,34 @@ class Lexicon:
         for group in self._by_lemma.values():
             group.sort(key=lambda e: order[e.cls])
         self.names = names
-        self.digest = self._digest()
+        self.digest = digest or self._digest()
 
     @classmethod
     def from_files(cls, specs: Iterable[str]) -> "Lexicon":
+        """The stacked lexicon of ``specs``; parsed once per content of the files, then read
+        back compiled from ktr's cache (:mod:`ktr.cache`), as parsing 30,000 lines takes a while."""
+        from .. import __version__
+        from ..cache import cached_json
+
+        specs = tuple(specs)
+        paths = [resolve_lexicon_path(spec) for spec in specs]
+        h = hashlib.sha256(f"{__version__}|{'|'.join(specs)}".encode("utf-8"))
+        for path in paths:
+            h.update(f"|{path}|".encode("utf-8") + path.read_bytes())
+
+        def parse() -> dict:
+            lexicon = cls._parse(specs, paths)
+            return {"digest": lexicon.digest, "entries": [[e.lemma, e.cls, list(e.equivalents), e.where] for e in lexicon]}
+
+        doc = cached_json("lexicon", h.hexdigest(), parse)
+        entries = {(e[0], e[1]): Entry(e[0], e[1], tuple(e[2]), e[3]) for e in doc["entries"]}
+        return cls(entries, specs, doc["digest"])
+
+    @classmethod
+    def _parse(cls, specs: tuple[str, ...], paths: list[Path]) -> "Lexicon":
         entries: dict[tuple[str, str], Entry] = {}
         names = []
-        for spec in specs:
-            path = resolve_lexicon_path(spec)
+        for spec, path in zip(specs, paths):
             names.append(spec)
             seen_here: dict[tuple[str, str], str] = {}
             for entry in read_entries(path):

@@ -57,6 +57,9 @@ _EMOJI_RANGES = (
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")   # terminal escape (CSI) sequences
 _PLAIN = re.compile(r"[ -~\uac00-\ud7a3]*")
+#: printable characters that a step above still changes: jamo, full-width ASCII, emoji parts
+_CHANGED = re.compile("[\u1100-\u11ff\u3131-\u318e\ua960-\ua97f\ud7b0-\ud7ff\uff01-\uff5e\u20e3"
+                      "\u2600-\u27bf\u2b00-\u2bff\ufe00-\ufe0f\U0001F000-\U0001FAFF]")
 
 
 def _is_emoji(code: int) -> bool:
@@ -101,8 +104,9 @@ class Normalized:
 
 def normalize_source(line: str) -> Normalized:
     """Normalize one source line (see the module docstring)."""
-    if _PLAIN.fullmatch(line):
-        return Normalized(line, line, ())  # the common case: printable ASCII and Hangul syllables
+    if _PLAIN.fullmatch(line) or (line.isprintable() and not _CHANGED.search(line)
+                                  and unicodedata.is_normalized("NFC", line)):
+        return Normalized(line, line, ())  # the common case: nothing to change
     chars, spans, reported = _clean(line)
     chars, spans = _nfc(chars, spans)
     chars = [_TO_COMPAT.get(c, c) for c in chars]

@@ -105,7 +105,6 @@ def sound_key(word: str) -> str:
 
 
 @lru_cache(maxsize=262_144)
-@lru_cache(maxsize=65_536)
 def english_key(word: str) -> str:
     """Sound key of an English word (see the module doc): clinton → KLNTN, obama → VPM."""
     w = "".join(c for c in word.lower() if "a" <= c <= "z")

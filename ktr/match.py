@@ -54,12 +54,15 @@ class Targets:
     synonyms_by_first: Index = field(init=False, repr=False, compare=False)
     idioms_by_first: Index = field(init=False, repr=False, compare=False)
     firsts: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: first words of the equivalents, synonyms and idiom phrases, each on its own
+    own_firsts: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms)]
         for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first"), indexes):
             object.__setattr__(self, name, index)
-        object.__setattr__(self, "firsts", frozenset(w for index in indexes for w in index))
+        object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
+        object.__setattr__(self, "firsts", frozenset().union(*self.own_firsts))
 
 
 #: first word -> (rank in the list, phrase, its words) of the phrases starting with it
@@ -338,14 +341,23 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
     v = view(tokens, inflections, threshold, names)
-    present = v.present
-    plan = [(order, STAGES[name], name == "number", name == "transliteration") for order, name in enumerate(stages)]
+    words, present = v.positions.keys(), v.present
+    # whether a stage can find anything for a keyword, decided without calling it
+    worth: dict[str, Callable[[Targets], bool]] = {
+        "exact": lambda t: not t.own_firsts[0].isdisjoint(words),
+        "inflection": lambda t: not t.own_firsts[0].isdisjoint(present),
+        "synonym": lambda t: not t.own_firsts[1].isdisjoint(present),
+        "idiom": lambda t: not t.own_firsts[2].isdisjoint(present),
+        "number": lambda t: bool(t.numbers),
+        "transliteration": lambda t: bool(t.sound),
+    }
+    plan = [(order, STAGES[name], worth[name]) for order, name in enumerate(stages)]
     cands: list[list[Candidate]] = []
     for k, target in enumerate(targets):
         lst: list[Candidate] = []
-        phrases = not target.firsts.isdisjoint(present)   # else no phrase can occur: skip those stages
-        for order, stage, by_number, by_sound in plan:
-            if target.numbers if by_number else target.sound if by_sound else phrases:
-                lst.extend(stage(k, target, v, order))
+        if target.numbers or target.sound or not target.firsts.isdisjoint(present):
+            for order, stage, worth_it in plan:
+                if worth_it(target):
+                    lst.extend(stage(k, target, v, order))
         cands.append(lst)
     return assign(cands)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from sys import intern
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -97,6 +98,7 @@ def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] 
                 cls = "digits"
                 lemma = digits.group().replace(",", "") if digits else m.form
             if cls in classes and _CONTENT.search(lemma):
-                out.append(Keyword(lemma, m.tag, cls, m.start, end, base))
+                # interned: the same words recur on many lines, whose results are all kept
+                out.append(Keyword(intern(lemma), intern(m.tag), cls, m.start, end, base))
         i += used
     return out

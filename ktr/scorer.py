@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import warnings
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import __version__, numbers
@@ -22,7 +23,7 @@ from .errors import ConfigError, InputError, InputWarning
 from .guard import LineAnalysis, analyze_lines
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
-from .lexicon.format import Lookup
+from .lexicon.format import Entry, Lookup
 from .match import Candidate, Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import Normalized, normalize_source
@@ -34,12 +35,18 @@ if TYPE_CHECKING:
     from .significance import Estimate
 
 
+@lru_cache(maxsize=None)
+def _entry_name(entry: Entry) -> str:
+    """``lemma/class``: one string per entry, shared by every result that used it."""
+    return f"{entry.lemma}/{entry.cls}"
+
+
 def _missed(keyword: Keyword, found: Lookup | None, target: Targets, tried: tuple[str, ...]) -> KeywordResult:
     """A keyword's result as long as nothing in the output matched it."""
     return KeywordResult(
         keyword=keyword, equivalents=target.equivalents or target.idioms, synonyms=target.synonyms,
         in_lexicon=found is not None,
-        entry=f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None,
+        entry=_entry_name(found.entry) if found and found.entry else None,
         lookup=found.via if found else None, matched=None, how=None, span=None, tried=tried,
     )
 

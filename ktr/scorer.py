@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import __version__, numbers
-from .analyzers import Analyzer, get_analyzer
-from .analyzers.base import analyzer_class
+from .analyzers import Analyzer
+from .analyzers.process import build_analyzer
 from .config import Config
 from .english import capitalized_words, tokenize
 from .errors import ConfigError, InputError, InputWarning
@@ -128,7 +128,7 @@ class Scorer:
             raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
                               "pass the config only, or use jobs=1 with an analyzer or lexicon object")
         check(self.config, analyzer=analyzer is None)
-        self.analyzer = analyzer or self._build_analyzer()
+        self.analyzer = analyzer or build_analyzer(self.config.analyzer, self.config.timeout)
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
         self.table = load_tagset(self.analyzer.tagset)
         self.lexicon = lexicon or load_lexicon(self.config.lexicons)
@@ -150,17 +150,6 @@ class Scorer:
             self._inflections = self._inflection_table()
         #: (lemma, tag, class, base) -> look-up, targets, explanation: words repeat across lines
         self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...]]] = {}
-
-    def _build_analyzer(self) -> Analyzer:
-        """In-process, or in a child process when a time limit applies (config ``timeout``)."""
-        name, timeout = self.config.analyzer, self.config.timeout
-        if timeout is None:
-            timeout = analyzer_class(name).default_timeout
-        if not timeout:
-            return get_analyzer(name)
-        from .analyzers.process import AnalyzerProcess
-
-        return AnalyzerProcess(name, timeout)
 
     def _inflection_table(self) -> dict[str, tuple[str, ...]]:
         from .english import phrase

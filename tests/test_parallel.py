@@ -113,3 +113,16 @@ def test_optional_news_dev_in_two_processes(shared_data):
     one = Scorer(Config(analyzer="mecab")).score(source, output)
     two = Scorer(Config(analyzer="mecab"), jobs=2).score(source, output)
     assert two.to_dict(sentences=True) == one.to_dict(sentences=True)
+
+
+def test_analyzer_pool_gives_the_analyzer_s_own_analyses(kiwi):
+    from ktr.guard import outcomes
+
+    source, _, _ = corpus(1)
+    pool = parallel.AnalyzerPool("kiwi", 2)
+    try:
+        assert (pool.name, pool.tagset, pool.version) == (kiwi.name, kiwi.tagset, kiwi.version)
+        assert pool.outcomes(source) == outcomes(kiwi, source)
+        assert pool.analyze("방 열쇠") == kiwi.analyze("방 열쇠")
+    finally:
+        pool.close()

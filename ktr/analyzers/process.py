@@ -49,6 +49,16 @@ def _serve(name: str, conn: Connection) -> None:
         return
 
 
+def build_analyzer(name: str, timeout: float | None = None):
+    """The analyzer ``name`` as ktr runs it: in this process, or in a child process when a time
+    limit applies (``timeout`` seconds per call; ``None``: the backend's default, 0: no limit)."""
+    from . import get_analyzer
+
+    if timeout is None:
+        timeout = analyzer_class(name).default_timeout
+    return AnalyzerProcess(name, timeout) if timeout else get_analyzer(name)
+
+
 class AnalysisFailed(KtrError, RuntimeError):
     """The analyzer raised, crashed or ran out of time on a text (the reason is the message)."""
 

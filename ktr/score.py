@@ -6,14 +6,14 @@ micro averages (and later bootstrap resampling) are computed from those numbers 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from .keywords import Keyword
 
 
-@dataclass(frozen=True, slots=True)
-class KeywordResult:
-    """One keyword of one sentence and what became of it."""
+class KeywordResult(NamedTuple):
+    """One keyword of one sentence and what became of it (a named tuple: a corpus has many, and
+    worker processes send them back to the parent, see :mod:`ktr.parallel`)."""
 
     keyword: Keyword
     equivalents: tuple[str, ...]

@@ -27,7 +27,7 @@ from .lexicon.format import Entry, Lookup
 from .match import Candidate, Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import Normalized, normalize_source
-from .parallel import resolve_jobs, score_lines
+from .parallel import no_gc_pauses, resolve_jobs, score_lines
 from .score import KeywordResult, SentenceResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
 
@@ -130,24 +130,25 @@ class Scorer:
         check(self.config, analyzer=analyzer is None)
         self.analyzer = analyzer or build_analyzer(self.config.analyzer, self.config.timeout)
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
-        self.table = load_tagset(self.analyzer.tagset)
-        self.lexicon = lexicon or load_lexicon(self.config.lexicons)
-        self._classes = frozenset(self.config.classes)
-        self._numbers = "number" in self.config.matching
-        self._sounds = "transliteration" in self.config.matching
-        self._synonyms: dict[tuple[str, str], tuple[str, ...]] = {}
-        if "synonym" in self.config.matching:
-            from .lexicon.expand import synonym_table
+        with no_gc_pauses():     # tables of many small objects, built or read back
+            self.table = load_tagset(self.analyzer.tagset)
+            self.lexicon = lexicon or load_lexicon(self.config.lexicons)
+            self._classes = frozenset(self.config.classes)
+            self._numbers = "number" in self.config.matching
+            self._sounds = "transliteration" in self.config.matching
+            self._synonyms: dict[tuple[str, str], tuple[str, ...]] = {}
+            if "synonym" in self.config.matching:
+                from .lexicon.expand import synonym_table
 
-            self._synonyms = synonym_table(self.lexicon, self.config.synonym_senses)
-        self.idioms = None
-        self._inflections: dict[str, tuple[str, ...]] | None = None
-        if "idiom" in self.config.matching:
-            from .lexicon.idioms import IdiomTable
+                self._synonyms = synonym_table(self.lexicon, self.config.synonym_senses)
+            self.idioms = None
+            self._inflections: dict[str, tuple[str, ...]] | None = None
+            if "idiom" in self.config.matching:
+                from .lexicon.idioms import IdiomTable
 
-            self.idioms = IdiomTable.from_files(self.config.idioms)
-        if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
-            self._inflections = self._inflection_table()
+                self.idioms = IdiomTable.from_files(self.config.idioms)
+            if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
+                self._inflections = self._inflection_table()
         #: (lemma, tag, class, base) -> look-up, targets, explanation: words repeat across lines
         self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...]]] = {}
 

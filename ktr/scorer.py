@@ -58,6 +58,19 @@ def transferred(missed: KeywordResult, cand: Candidate) -> KeywordResult:
                          cand.equivalent, cand.how, (cand.start, cand.end), m.tried)
 
 
+def build_analyzer(config: Config) -> Analyzer:
+    """The config's analyzer: in-process, or in a child process when a time limit applies
+    (config ``timeout``; unset, the backend's ``default_timeout``)."""
+    name, timeout = config.analyzer, config.timeout
+    if timeout is None:
+        timeout = analyzer_class(name).default_timeout
+    if not timeout:
+        return get_analyzer(name)
+    from .analyzers.process import AnalyzerProcess
+
+    return AnalyzerProcess(name, timeout)
+
+
 def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
     """The targets besides lexicon equivalents, as an explanation shows them."""
     out = [f"month {k[2:]}" if k.startswith("m:") else f"number {k[2:]}" for k in target.numbers]
@@ -128,7 +141,7 @@ class Scorer:
             raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
                               "pass the config only, or use jobs=1 with an analyzer or lexicon object")
         check(self.config, analyzer=analyzer is None)
-        self.analyzer = analyzer or self._build_analyzer()
+        self.analyzer = analyzer or build_analyzer(self.config)
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
         self.table = load_tagset(self.analyzer.tagset)
         self.lexicon = lexicon or load_lexicon(self.config.lexicons)
@@ -150,17 +163,6 @@ class Scorer:
             self._inflections = self._inflection_table()
         #: (lemma, tag, class, base) -> look-up, targets, explanation: words repeat across lines
         self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...]]] = {}
-
-    def _build_analyzer(self) -> Analyzer:
-        """In-process, or in a child process when a time limit applies (config ``timeout``)."""
-        name, timeout = self.config.analyzer, self.config.timeout
-        if timeout is None:
-            timeout = analyzer_class(name).default_timeout
-        if not timeout:
-            return get_analyzer(name)
-        from .analyzers.process import AnalyzerProcess
-
-        return AnalyzerProcess(name, timeout)
 
     def _inflection_table(self) -> dict[str, tuple[str, ...]]:
         from .english import phrase

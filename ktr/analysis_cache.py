@@ -14,6 +14,10 @@ A corpus is named by a ``label`` (the experiment passes the source file's path);
 changes, the sentences whose text is unchanged are taken from the previous file and only the
 others are analysed. Without a label the corpus is named by its content.
 
+A sentence the analyzer fails on (it raises, crashes or runs out of time: :mod:`ktr.guard`) is
+remembered as failed in memory only: it is not tried again by the same object, and never stored,
+so a later run tries it again.
+
 Use it anywhere an analyzer is accepted::
 
     scorer = Scorer(config, analyzer=CachedAnalyzer(get_analyzer("kiwi")))
@@ -30,7 +34,10 @@ from typing import Callable, Iterable, Sequence
 
 from . import __version__
 from .analyzers import Analyzer, Morpheme
+from .analyzers.base import analyzer_class, available_analyzers
+from .analyzers.process import AnalysisFailed
 from .cache import cache_dir
+from .guard import Outcome, outcomes
 
 #: bump when the stored layout changes
 FORMAT = 1
@@ -43,7 +50,10 @@ def _code_digest(analyzer: Analyzer) -> str:
     from .analyzers import base
 
     h = hashlib.sha256()
-    modules = {m.__name__: m for m in (inspect.getmodule(type(analyzer)), base) if m is not None}
+    # a registered backend's own module too, when another class runs it (a child process)
+    backend = analyzer_class(analyzer.name) if analyzer.name in available_analyzers() else type(analyzer)
+    modules = {m.__name__: m for m in (inspect.getmodule(type(analyzer)), inspect.getmodule(backend), base)
+               if m is not None}
     for _, module in sorted(modules.items()):
         try:
             h.update(Path(inspect.getsourcefile(module) or "").read_bytes())
@@ -87,6 +97,7 @@ class CachedAnalyzer:
         self.key = f"{FORMAT}|{__version__}|{analyzer.name}|{analyzer.version}|{_code_digest(analyzer)}"
         self._stored: dict[str, str | list[list]] = {}    # text -> encoded analysis
         self._decoded: dict[str, list[Morpheme]] = {}     # decoded on first use
+        self._failed: dict[str, str] = {}                 # text -> why the analyzer failed on it
         self.analysed = 0             # sentences sent to the analyzer by this object
         self.loaded = 0               # sentences read from disk
 
@@ -94,8 +105,16 @@ class CachedAnalyzer:
         return self.analyze_many([text])[0]
 
     def analyze_many(self, texts: Iterable[str], label: str | None = None) -> list[list[Morpheme]]:
+        found = self.outcomes(texts, label)
+        for outcome in found:
+            if isinstance(outcome, str):
+                raise AnalysisFailed(outcome)
+        return found  # type: ignore[return-value]
+
+    def outcomes(self, texts: Iterable[str], label: str | None = None) -> list[Outcome]:
+        """Per text its morphemes, or why the analyzer failed on it (:mod:`ktr.guard` uses this)."""
         texts = list(texts)
-        todo = [t for t in dict.fromkeys(texts) if t not in self._stored]
+        todo = [t for t in dict.fromkeys(texts) if t not in self._stored and t not in self._failed]
         if todo:
             path = self._path(label, texts)
             on_disk = self._read(path)
@@ -104,9 +123,9 @@ class CachedAnalyzer:
                     self._stored[t] = on_disk[t]
                     self.loaded += 1
             self._analyse([t for t in todo if t not in self._stored])
-            if any(t not in on_disk for t in texts):
-                self._write(path, {t: self._stored[t] for t in texts})
-        return [list(self._morphemes(t)) for t in texts]
+            if any(t not in on_disk and t in self._stored for t in texts):
+                self._write(path, {t: self._stored[t] for t in texts if t in self._stored})
+        return [self._failed[t] if t in self._failed else list(self._morphemes(t)) for t in texts]
 
     def _morphemes(self, text: str) -> list[Morpheme]:
         found = self._decoded.get(text)
@@ -117,9 +136,12 @@ class CachedAnalyzer:
     def _analyse(self, texts: list[str]) -> None:
         for start in range(0, len(texts), _BATCH):
             batch = texts[start:start + _BATCH]
-            for text, morphemes in zip(batch, self.inner.analyze_many(batch)):
-                self._stored[text] = _encode(morphemes)
-                self._decoded[text] = list(morphemes)
+            for text, outcome in zip(batch, outcomes(self.inner, batch)):
+                if isinstance(outcome, str):
+                    self._failed[text] = outcome
+                else:
+                    self._stored[text] = _encode(outcome)
+                    self._decoded[text] = list(outcome)
             self.analysed += len(batch)
             if self.progress:
                 self.progress(min(start + _BATCH, len(texts)), len(texts))

@@ -183,7 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     written = write_reports(run, folder, overwrite=args.overwrite)
     sys.stdout.write(summary_text(run))
     print(f"\nwritten to {folder}/: {', '.join(p.name for p in written)} ({run.seconds:.1f} s)")
-    return EXIT_OK
+    return EXIT_FAILED_LINES if any(v.failed for v in run.variants) else EXIT_OK
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:

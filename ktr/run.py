@@ -1,9 +1,11 @@
 """Running an experiment: every variant × every system, scored, compared and summarised.
 
 The source is analysed once per analyzer (:class:`~ktr.analysis_cache.CachedAnalyzer`, in memory
-and on disk); each variant then only extracts keywords, looks them up and matches. BLEU, chrF and
-METEOR do not depend on the variant and are computed once per system. All bootstrap estimates
-(every variant, system and metric) use the same resamples, so every comparison is paired.
+and on disk, under the same guards and time limit as ``ktr score``: a line the analyzer fails on
+is reported and left out, the run goes on); each variant then only extracts keywords, looks them
+up and matches. BLEU, chrF and METEOR do not depend on the variant and are computed once per
+system. All bootstrap estimates (every variant, system and metric) use the same resamples, so
+every comparison is paired.
 """
 from __future__ import annotations
 
@@ -18,10 +20,14 @@ import numpy as np
 
 from . import __version__
 from .analysis_cache import CachedAnalyzer
-from .analyzers import Analyzer, get_analyzer
+from .analyzers import Analyzer
+from .analyzers.process import build_analyzer
 from .config import Config
 from .experiment import Experiment
+from .guard import pieces
 from .keywords import CLASSES
+from .normalize import normalize_source
+from .preflight import check
 from .progress import Progress
 from .score import Signature, SystemResult
 from .scorer import Scorer
@@ -62,6 +68,12 @@ class VariantRun:
 
     def system(self, name: str) -> SystemResult:
         return next(s for s in self.systems if s.name == name)
+
+    @property
+    def failed(self) -> list[tuple[int, str]]:
+        """(line number, reason) of each source line the analyzer failed on: not scored, by
+        any system."""
+        return [(s.index + 1, s.failed) for s in self.systems[0].sentences if s.failed]
 
 
 @dataclass
@@ -110,6 +122,7 @@ class Run:
             "name": v.name,
             "signature": {"short": v.signature.short(), "full": v.signature.full()},
             "systems": systems,
+            "failed_lines": [{"line": n, "reason": why} for n, why in v.failed],
             "differences": {
                 name: [{"index": d.index, "baseline_score": d.baseline_score, "score": d.score, "delta": d.delta,
                         "gained": d.gained, "lost": d.lost} for d in diffs]
@@ -152,12 +165,13 @@ def _differences(base: SystemResult, other: SystemResult, top: int) -> list[Diff
 
 
 def run_experiment(exp: Experiment, *, quiet: bool = False,
-                   analyzer_factory: Callable[[str], Analyzer] = get_analyzer,
+                   analyzer_factory: Callable[[str], Analyzer] | None = None,
                    analysis_cache: str | os.PathLike | None = None) -> Run:
     """Score every variant and system of ``exp`` and compare them (see the module docstring).
 
-    ``analyzer_factory`` builds an analyzer by name; ``analysis_cache`` is the folder of stored
-    analyses (default: ``analyses/`` in ktr's cache folder)."""
+    ``analyzer_factory`` builds an analyzer by name (default: as the variant's config says, with
+    its ``timeout``); ``analysis_cache`` is the folder of stored analyses (default: ``analyses/``
+    in ktr's cache folder)."""
     started = time.perf_counter()
     progress = Progress(quiet)
     files = {str(exp.data.source): read_lines(exp.data.source)}
@@ -168,17 +182,19 @@ def run_experiment(exp: Experiment, *, quiet: bool = False,
     outputs = {name: files[str(path)] for name, path in exp.data.systems.items()}
     references = [files[str(path)] for path in exp.data.references]
 
-    analyzers: dict[str, CachedAnalyzer] = {}
+    analyzers: dict[tuple[str, float | None], CachedAnalyzer] = {}
     lexicons: dict[tuple[str, ...], Any] = {}
     variants = []
     for vname, config in exp.variants.items():
-        analyzer = analyzers.get(config.analyzer)
+        analyzer = analyzers.get((config.analyzer, config.timeout))
         if analyzer is None:
-            analyzer = analyzers[config.analyzer] = CachedAnalyzer(analyzer_factory(config.analyzer),
-                                                                   directory=analysis_cache)
+            if analyzer_factory is None:
+                check(config)
+            inner = analyzer_factory(config.analyzer) if analyzer_factory else build_analyzer(config.analyzer, config.timeout)
+            analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis_cache)
             with progress.bar(f"analysing ({config.analyzer})", len(sources)) as bar:
                 analyzer.progress = lambda done, total, bar=bar: bar.set(done, total)
-                analyzer.analyze_many(sources, label=str(exp.data.source))
+                analyzer.outcomes(analyzed_texts(sources, config.max_chars), label=str(exp.data.source))
                 analyzer.progress = None
                 bar.set(len(sources), len(sources))
                 bar.note(f"{analyzer.loaded} from the cache")
@@ -201,6 +217,12 @@ def run_experiment(exp: Experiment, *, quiet: bool = False,
     _compare(run, reference_scores, reference_stats, progress)
     run.seconds = time.perf_counter() - started
     return run
+
+
+def analyzed_texts(sources: list[str], max_chars: int) -> list[str]:
+    """What the scorer hands the analyzer for ``sources`` (normalized, cut as :mod:`ktr.guard`
+    cuts long lines), so the whole corpus is analysed and stored under one label first."""
+    return [piece for line in sources for _, piece in pieces(normalize_source(line).text, max_chars)]
 
 
 def _reference_metrics(exp: Experiment, outputs: dict[str, list[str]], references: list[list[str]],

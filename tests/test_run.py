@@ -7,11 +7,14 @@ import shutil
 import pytest
 
 from ktr import Config, Scorer
+from ktr.errors import InputWarning
 from ktr.experiment import load_experiment
 from ktr.run import run_experiment
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
+from tests.conftest import analyzer, requires_java
 from tests.test_cli import assert_clean_error, ktr
+from tests.test_input_handling import KKMA_OVERFLOW
 
 FILES = ["report.html", "report.md", "results.json", "segments.tsv"]
 
@@ -97,6 +100,7 @@ class Counting:
     def __init__(self, inner):
         self.inner, self.name, self.tagset, self.version = inner, inner.name, inner.tagset, inner.version
         self.sentences = 0
+        self.texts = []
 
     def analyze(self, text):
         return self.analyze_many([text])[0]
@@ -104,6 +108,7 @@ class Counting:
     def analyze_many(self, texts):
         texts = list(texts)
         self.sentences += len(texts)
+        self.texts += texts
         return self.inner.analyze_many(texts)
 
 
@@ -187,3 +192,58 @@ def test_score_confidence_text_and_its_errors():
     assert_clean_error(ktr("score", "-s", p["source"], "-t", p["fluent"], "--paired-bs"),
                        "--paired-bs needs at least two systems")
     assert_clean_error(ktr("score", "--sample", "--confidence", "-f", "tsv"), "use -f text or -f json")
+
+
+def failing_experiment(tmp_path, pipeline):
+    """Four lines; Kkma raises on the second (a stack overflow) and takes minutes on the fourth."""
+    source = tmp_path / "s.ko"
+    source.write_text(f"방 열쇠\n{'ㅋ' * KKMA_OVERFLOW}\n방 열쇠\n{'가' * 50}\n", encoding="utf-8")
+    (tmp_path / "mt.en").write_text("room key\n" * 4, encoding="utf-8")
+    config = tmp_path / "fail.yaml"
+    config.write_text(f"data: {{source: s.ko, systems: {{mt: mt.en}}}}\npipeline: {pipeline}\n"
+                      "compare: {resamples: 0}\n", encoding="utf-8")
+    return config, source.resolve()
+
+
+@requires_java
+def test_lines_the_analyzer_fails_on_are_reported_and_exit_3(tmp_path):
+    config, source = failing_experiment(tmp_path, f"{{analyzer: kkma, max_chars: {KKMA_OVERFLOW}, timeout: 5, "
+                                                  "matching: [exact]}")
+    out = tmp_path / "out"
+    proc = ktr("run", config, "-o", out, "-q")
+    assert proc.returncode == 3, proc.stderr
+    overflow, slow = "kkma raised java.lang.StackOverflowError", "kkma gave no result within timeout=5s"
+    assert proc.stderr == (f"ktr: warning: {source}:2: not scored, the analysis failed: {overflow}\n"
+                           f"ktr: warning: {source}:4: not scored, the analysis failed: {slow}\n")
+    note = "NOT SCORED: 2 sentence(s) on which the analyzer failed:"
+    assert f"{note}\n  line 2: {overflow}\n  line 4: {slow}\n" in proc.stdout
+    assert sorted(p.name for p in out.iterdir()) == FILES                 # every report written
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    (variant,) = doc["variants"]
+    assert variant["failed_lines"] == [{"line": 2, "reason": overflow}, {"line": 4, "reason": slow}]
+    (system,) = variant["systems"]
+    assert system["sentences_failed"] == 2 and system["ktr"] == 1.0        # left out, not scored 0
+    assert f"**{note}**\n\n- line 2: {overflow}\n- line 4: {slow}\n" in (out / "report.md").read_text(encoding="utf-8")
+    assert (f"<p><strong>{note}</strong></p><ul><li>line 2: {overflow}</li><li>line 4: {slow}</li></ul>"
+            in (out / "report.html").read_text(encoding="utf-8"))
+
+
+@requires_java
+def test_a_failed_line_is_not_stored_and_the_next_run_tries_it_again(tmp_path):
+    config, source = failing_experiment(tmp_path, f"{{analyzer: kkma, max_chars: {KKMA_OVERFLOW}, matching: [exact]}}")
+    source.write_text("\n".join(source.read_text(encoding="utf-8").splitlines()[:3]) + "\n", encoding="utf-8")
+    (tmp_path / "mt.en").write_text("room key\n" * 3, encoding="utf-8")
+    cache = tmp_path / "cache"
+    counting = Counting(analyzer("kkma"))
+    tried = []      # after each run: how often each line was handed to Kkma
+    for _ in range(2):
+        with pytest.warns(InputWarning, match="s.ko:2: not scored, the analysis failed: kkma raised"):
+            run = run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: counting,
+                                 analysis_cache=cache)
+        assert run.variants[0].failed == [(2, "kkma raised java.lang.StackOverflowError")]
+        tried.append((counting.texts.count("방 열쇠"), counting.texts.count("ㅋ" * KKMA_OVERFLOW)))
+    (good_first, bad_first), (good_second, bad_second) = tried
+    assert good_second == good_first > 0            # read back from the disk
+    assert bad_second > bad_first > 0               # tried again
+    (stored,) = cache.iterdir()
+    assert list(json.loads(stored.read_text(encoding="utf-8"))["sentences"]) == ["방 열쇠"]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..experiment import FILES
-from .common import Table, method_note, systems_table, variants_table
+from .common import Table, failed_note, method_note, systems_table, variants_table
 
 if TYPE_CHECKING:
     from ..run import Run
@@ -92,6 +92,8 @@ def summary_text(run: "Run") -> str:
         lines.append(f"variant {v.name}")
         lines += layout(systems_table(run, v))
         lines.append(f"signature: {v.signature.short()}")
+        note = failed_note(v)
+        lines += note[:1] + [f"  {line}" for line in note[1:]]
         lines.append("")
     if len(run.variants) > 1:
         lines.append("KTR by variant (change from the baseline variant, paired p)")

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 LABELS = {"ktr": "KTR", "bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR"}
 DIGITS = {"ktr": 4, "bleu": 2, "chrf": 2, "meteor": 2}
 SIGNIFICANT = 0.05
+#: failed source lines listed in a report (results.json lists all)
+SHOWN_FAILED = 20
 
 
 def num(x: float | None, digits: int = 4) -> str:
@@ -108,6 +110,17 @@ def classes_table(run: "Run", variant: "VariantRun") -> Table:
         n = rates[variant.systems[0].name][c][0]
         rows.append([c, str(n)] + [num(rates[s.name][c][1] / n) for s in variant.systems])
     return Table(header, rows)
+
+
+def failed_note(variant: "VariantRun") -> list[str]:
+    """How many source lines the analyzer failed on, then the first of them with the reason."""
+    if not variant.failed:
+        return []
+    lines = [f"NOT SCORED: {len(variant.failed)} sentence(s) on which the analyzer failed:"]
+    lines += [f"line {n}: {why}" for n, why in variant.failed[:SHOWN_FAILED]]
+    if len(variant.failed) > SHOWN_FAILED:
+        lines.append(f"and {len(variant.failed) - SHOWN_FAILED} more (results.json lists all under failed_lines)")
+    return lines
 
 
 def method_note(run: "Run") -> str:

@@ -16,10 +16,10 @@ from .. import __version__
 from ..english import token_spans
 from ..run import class_rates, histogram
 from . import svg
-from .common import Table, classes_table, method_note, num, signed, systems_table, variants_table
+from .common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
 
 if TYPE_CHECKING:
-    from ..run import Run
+    from ..run import Run, VariantRun
 
 
 def _asset(name: str) -> str:
@@ -33,6 +33,14 @@ def _table(table: Table, cls: str = "") -> str:
         cells = "".join(f"<td>{escape(c)}</td>" for c in row)
         rows.append(f"<tr>{cells}</tr>")
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _failed(variant: "VariantRun") -> str:
+    note = failed_note(variant)
+    if not note:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in note[1:])
+    return f"<p><strong>{escape(note[0])}</strong></p><ul>{items}</ul>"
 
 
 def browser_data(run: "Run") -> dict[str, Any]:
@@ -107,7 +115,7 @@ def html(run: "Run") -> str:
     exp = run.experiment
     systems = "".join(
         f'<h3>Variant <code>{escape(v.name)}</code></h3>{_table(systems_table(run, v), "systems")}'
-        f'<p class="sig">signature: <code>{escape(v.signature.short())}</code></p>' for v in run.variants)
+        f'<p class="sig">signature: <code>{escape(v.signature.short())}</code></p>{_failed(v)}' for v in run.variants)
     sacre = "".join(f'<p class="sig">{escape(k)}: <code>{escape(s)}</code></p>' for k, s in run.metric_signatures.items())
     variants = ""
     if len(run.variants) > 1:

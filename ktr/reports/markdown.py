@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .common import Table, classes_table, method_note, num, signed, systems_table, variants_table
+from .common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
 
 if TYPE_CHECKING:
     from ..run import Run
@@ -27,6 +27,9 @@ def markdown(run: "Run") -> str:
     for v in run.variants:
         out += [f"### Variant `{v.name}`", ""] + _table(systems_table(run, v))
         out += ["", f"Signature: `{v.signature.short()}`", ""]
+        note = failed_note(v)
+        if note:
+            out += [f"**{note[0]}**", ""] + [f"- {line}" for line in note[1:]] + [""]
     if run.metric_signatures:
         out += ["Signatures: " + "; ".join(f"{k} `{s}`" for k, s in run.metric_signatures.items()), ""]
     if len(run.variants) > 1:

@@ -50,10 +50,10 @@ def _code_digest(analyzer: Analyzer) -> str:
     from .analyzers import base
 
     h = hashlib.sha256()
-    # a registered backend's own module too, when another class runs it (a child process)
+    # A registered backend is named by its own module, whatever runs it (in this process, in a
+    # child process with a time limit, in worker processes): all give the same analyses.
     backend = analyzer_class(analyzer.name) if analyzer.name in available_analyzers() else type(analyzer)
-    modules = {m.__name__: m for m in (inspect.getmodule(type(analyzer)), inspect.getmodule(backend), base)
-               if m is not None}
+    modules = {m.__name__: m for m in (inspect.getmodule(backend), base) if m is not None}
     for _, module in sorted(modules.items()):
         try:
             h.update(Path(inspect.getsourcefile(module) or "").read_bytes())

@@ -173,13 +173,15 @@ def cmd_lexicon(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .experiment import load_experiment
+    from .parallel import resolve_jobs
     from .reports import prepare_output, summary_text, write_reports
     from .run import run_experiment
 
+    jobs = resolve_jobs(args.jobs)
     experiment = load_experiment(args.config)
     folder = Path(args.output) if args.output else experiment.output_dir()
     prepare_output(folder, args.overwrite)      # refuse before spending minutes on the run
-    run = run_experiment(experiment, quiet=args.quiet)
+    run = run_experiment(experiment, quiet=args.quiet, jobs=jobs)
     written = write_reports(run, folder, overwrite=args.overwrite)
     sys.stdout.write(summary_text(run))
     print(f"\nwritten to {folder}/: {', '.join(p.name for p in written)} ({run.seconds:.1f} s)")
@@ -239,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="output folder (default: the config's output.dir, else runs/NAME)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.add_argument("--overwrite", action="store_true", help="write into an output folder that is not empty")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="processes to analyse the source with (0: one per core; default 1)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("keywords", help="print each source line's keywords as lemma/tag")

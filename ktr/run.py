@@ -27,6 +27,7 @@ from .experiment import Experiment
 from .guard import pieces
 from .keywords import CLASSES
 from .normalize import normalize_source
+from .parallel import AnalyzerPool
 from .preflight import check
 from .progress import Progress
 from .score import Signature, SystemResult
@@ -166,12 +167,23 @@ def _differences(base: SystemResult, other: SystemResult, top: int) -> list[Diff
 
 def run_experiment(exp: Experiment, *, quiet: bool = False,
                    analyzer_factory: Callable[[str], Analyzer] | None = None,
-                   analysis_cache: str | os.PathLike | None = None) -> Run:
+                   analysis_cache: str | os.PathLike | None = None, jobs: int = 1) -> Run:
     """Score every variant and system of ``exp`` and compare them (see the module docstring).
 
     ``analyzer_factory`` builds an analyzer by name (default: as the variant's config says, with
     its ``timeout``); ``analysis_cache`` is the folder of stored analyses (default: ``analyses/``
-    in ktr's cache folder)."""
+    in ktr's cache folder); ``jobs`` > 1 analyses in that many worker processes
+    (:class:`~ktr.parallel.AnalyzerPool`)."""
+    pools: list[AnalyzerPool] = []
+    try:
+        return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools)
+    finally:
+        for pool in pools:
+            pool.close()
+
+
+def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyzer] | None,
+         analysis_cache: str | os.PathLike | None, jobs: int, pools: list[AnalyzerPool]) -> Run:
     started = time.perf_counter()
     progress = Progress(quiet)
     files = {str(exp.data.source): read_lines(exp.data.source)}
@@ -190,7 +202,13 @@ def run_experiment(exp: Experiment, *, quiet: bool = False,
         if analyzer is None:
             if analyzer_factory is None:
                 check(config)
-            inner = analyzer_factory(config.analyzer) if analyzer_factory else build_analyzer(config.analyzer, config.timeout)
+            if analyzer_factory:
+                inner = analyzer_factory(config.analyzer)
+            elif jobs > 1:
+                inner = AnalyzerPool(config.analyzer, jobs, config.timeout)
+                pools.append(inner)
+            else:
+                inner = build_analyzer(config.analyzer, config.timeout)
             analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis_cache)
             with progress.bar(f"analysing ({config.analyzer})", len(sources)) as bar:
                 analyzer.progress = lambda done, total, bar=bar: bar.set(done, total)

@@ -126,3 +126,20 @@ def test_analyzer_pool_gives_the_analyzer_s_own_analyses(kiwi):
         assert pool.analyze("방 열쇠") == kiwi.analyze("방 열쇠")
     finally:
         pool.close()
+
+
+def test_ktr_run_analysing_in_two_processes_writes_the_same_results(demo_run, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    out, first = demo_run
+    assert first.returncode == 0, first.stderr
+    env = {**os.environ, "KTR_CACHE_DIR": str(tmp_path / "cache")}   # nothing stored: all analysed
+    proc = subprocess.run([sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(tmp_path / "r"),
+                           "-q", "--jobs", "2"], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "r" / "results.json").read_text()) == json.loads((out / "results.json").read_text())
+    assert list((tmp_path / "cache" / "analyses").iterdir())      # the workers' analyses were stored

@@ -81,13 +81,17 @@ _NOUNISH = {"noun", "proper_noun"}
 def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] | set[str]) -> list[Keyword]:
     """The keywords of one analysed sentence, in source order."""
     out: list[Keyword] = []
+    tag_class, roots = table.tag_class, table.roots
     i, n = 0, len(morphemes)
     while i < n:
         m = morphemes[i]
+        cls = tag_class.get(m.tag)
+        derived = roots.get(m.tag)
+        if cls is None and not derived:     # particles, endings, punctuation: most morphemes
+            i += 1
+            continue
         nxt = morphemes[i + 1] if i + 1 < n else None
-        cls = table.class_of(m.tag)
         lemma, end, used, base = m.lemma, m.end, 1, None
-        derived = table.roots.get(m.tag)
         if derived and nxt is not None and nxt.tag in derived:
             cls, lemma, end, used = derived[nxt.tag], m.form + nxt.form + "다", nxt.end, 2
         elif cls in _NOUNISH and nxt is not None and nxt.tag in table.suffix_tags and nxt.form in table.suffix_forms:

@@ -27,7 +27,7 @@ from .lexicon.format import Entry, Lookup
 from .match import Candidate, Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import Normalized, normalize_source
-from .parallel import no_gc_pauses, resolve_jobs, score_lines
+from .parallel import fewer_gc_pauses, resolve_jobs, score_lines
 from .score import KeywordResult, SentenceResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
 
@@ -130,7 +130,7 @@ class Scorer:
         check(self.config, analyzer=analyzer is None)
         self.analyzer = analyzer or build_analyzer(self.config.analyzer, self.config.timeout)
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
-        with no_gc_pauses():     # tables of many small objects, built or read back
+        with fewer_gc_pauses():     # tables of many small objects, built or read back
             self.table = load_tagset(self.analyzer.tagset)
             self.lexicon = lexicon or load_lexicon(self.config.lexicons)
             self._classes = frozenset(self.config.classes)

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 #: handing a stretch over costs little next to scoring it
 STRETCH = 256
 
+#: stretches analysed ahead of the one being matched (one process, a concurrent analyzer)
+AHEAD = 3
+
 #: per system, the results of a stretch's lines; and the stretch's input warnings
 Scored = tuple[dict[str, list["SentenceResult"]], list[str]]
 
@@ -98,11 +101,13 @@ def _in_one_process(scorer: Scorer, sources: Sequence[str], systems: Mapping[str
         return [score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name) for a, b in stretches]
     parts = []
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
-        pending = ahead.submit(scorer.analyse, sources[stretches[0][0]:stretches[0][1]])
+        # AHEAD stretches queued for analysis, so the analyzer never waits for matching
+        pending = [ahead.submit(scorer.analyse, sources[a:b]) for a, b in stretches[:AHEAD]]
         for i, (a, b) in enumerate(stretches):
-            analysed = pending.result()
-            if i + 1 < len(stretches):      # analysed while this stretch is matched
-                pending = ahead.submit(scorer.analyse, sources[b:stretches[i + 1][1]])
+            analysed = pending.pop(0).result()
+            if i + AHEAD < len(stretches):
+                c, d = stretches[i + AHEAD]
+                pending.append(ahead.submit(scorer.analyse, sources[c:d]))
             parts.append(score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, analysed))
     return parts
 

@@ -11,9 +11,10 @@ system output. Everything is measured in this one run, one thing at a time:
 
 * raw analyzer: the backend's own Python API on every line, model already loaded (Kiwi's batch
   API with one worker thread, as ktr runs it; mecab-ko's ``Tagger.parse``; KoNLPy's ``pos``);
-* ktr end-to-end: ``Scorer.score`` on the same lines, after the scorer is built (normalizing,
-  analysis, keywords, look-up, matching, aggregation), with ``--jobs 1`` and ``--jobs 2``;
-  KoNLPy backends run as ktr runs them, in a child process with a time limit;
+* ktr end-to-end: ``Scorer.score`` on the same lines, after the scorer is built and has scored
+  10 lines (normalizing, analysis, keywords, look-up, matching, aggregation), with ``--jobs 1``
+  and ``--jobs 2`` (the workers' start-up included); KoNLPy backends run as ktr runs them, in a
+  child process with a time limit;
 * rescoring from the analysis cache: the analyses stored on disk by a first run, read back by a
   fresh scorer that scores the output again (what ``ktr run`` does for every later system);
 * sacreBLEU BLEU and chrF on the same English lines;
@@ -82,7 +83,10 @@ def raw_analysis(name: str, lines: list[str]) -> float:
 
 
 def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1) -> float:
+    """Seconds ``Scorer.score`` takes, its analyzer warmed up first as the raw one is (Kiwi
+    loads its model on the first call); with ``jobs`` > 1 the workers' start-up is counted."""
     scorer = Scorer(Config(analyzer=name), jobs=jobs)
+    scorer.score(source[:10], output[:10])
     return timed(lambda: scorer.score(source, output))
 
 

@@ -2,12 +2,12 @@
 
 A corpus is cut into stretches of ``STRETCH`` lines; each is analysed, looked up and matched
 against every system, and the per-line results are put back together in line order, so the
-result is exactly that of scoring the lines one by one. Only one stretch's analyses are held at
-a time.
+result is exactly that of scoring the lines one by one. Only a few stretches' analyses are held
+at a time.
 
 * ``jobs=1``: one process. When the analyzer works outside the Python interpreter lock (Kiwi's
-  own worker thread, a KoNLPy analyzer in its child process), the next stretch is analysed in a
-  background thread while this one is matched, so matching costs little more than the analysis.
+  own worker thread, a KoNLPy analyzer in its child process), the next ``AHEAD`` stretches are
+  analysed in a background thread while this one is matched, so matching hides behind analysis.
 * ``jobs=N``: the parent and N-1 worker processes score stretches side by side. Workers are
   started with ``spawn``, never ``fork`` (forking a running JVM or Kiwi's threads is unsafe), and
   each builds its own :class:`~ktr.scorer.Scorer` from the config: its own analyzer, lexicon and

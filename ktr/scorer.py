@@ -51,7 +51,7 @@ def _missed(keyword: Keyword, found: Lookup | None, target: Targets, tried: tupl
     )
 
 
-def transferred(missed: KeywordResult, cand: Candidate) -> KeywordResult:
+def _transferred(missed: KeywordResult, cand: Candidate) -> KeywordResult:
     """The result of a keyword that ``cand`` matched."""
     m = missed
     return KeywordResult(m.keyword, m.equivalents, m.synonyms, m.in_lexicon, m.entry, m.lookup,
@@ -309,7 +309,7 @@ class Scorer:
                                     self.config.transliteration_threshold, names)
             results = list(missed)      # then the transferred ones replaced
             for i, cand in chosen.items():
-                results[i] = transferred(missed[i], cand)
+                results[i] = _transferred(missed[i], cand)
             stats = sentence_stats(index, results, policy, self.config.class_weights)
             if why or not hyp.strip():
                 stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())

@@ -35,7 +35,7 @@ from typing import Callable, Iterable, Sequence
 from . import __version__
 from .analyzers import Analyzer, Morpheme
 from .analyzers.base import analyzer_class, available_analyzers
-from .analyzers.process import AnalysisFailed
+from .analyzers.process import morphemes_or_raise
 from .cache import cache_dir
 from .guard import Outcome, outcomes
 
@@ -105,11 +105,7 @@ class CachedAnalyzer:
         return self.analyze_many([text])[0]
 
     def analyze_many(self, texts: Iterable[str], label: str | None = None) -> list[list[Morpheme]]:
-        found = self.outcomes(texts, label)
-        for outcome in found:
-            if isinstance(outcome, str):
-                raise AnalysisFailed(outcome)
-        return found  # type: ignore[return-value]
+        return morphemes_or_raise(self.outcomes(texts, label))
 
     def outcomes(self, texts: Iterable[str], label: str | None = None) -> list[Outcome]:
         """Per text its morphemes, or why the analyzer failed on it (:mod:`ktr.guard` uses this)."""

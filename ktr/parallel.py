@@ -183,13 +183,9 @@ class AnalyzerPool:
         return [outcome for part in parts for outcome in part]
 
     def analyze_many(self, texts: Sequence[str]):
-        from .analyzers.process import AnalysisFailed
+        from .analyzers.process import morphemes_or_raise
 
-        found = self.outcomes(texts)
-        for outcome in found:
-            if isinstance(outcome, str):
-                raise AnalysisFailed(outcome)
-        return found
+        return morphemes_or_raise(self.outcomes(texts))
 
     def analyze(self, text: str):
         return self.analyze_many([text])[0]

@@ -200,15 +200,15 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
     for vname, config in exp.variants.items():
         analyzer = analyzers.get((config.analyzer, config.timeout))
         if analyzer is None:
-            if analyzer_factory is None:
-                check(config)
             if analyzer_factory:
                 inner = analyzer_factory(config.analyzer)
-            elif jobs > 1:
-                inner = AnalyzerPool(config.analyzer, jobs, config.timeout)
-                pools.append(inner)
             else:
-                inner = build_analyzer(config.analyzer, config.timeout)
+                check(config)
+                if jobs > 1:
+                    inner = AnalyzerPool(config.analyzer, jobs, config.timeout)
+                    pools.append(inner)
+                else:
+                    inner = build_analyzer(config.analyzer, config.timeout)
             analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis_cache)
             with progress.bar(f"analysing ({config.analyzer})", len(sources)) as bar:
                 analyzer.progress = lambda done, total, bar=bar: bar.set(done, total)

@@ -63,6 +63,15 @@ class AnalysisFailed(KtrError, RuntimeError):
     """The analyzer raised, crashed or ran out of time on a text (the reason is the message)."""
 
 
+def morphemes_or_raise(found: Sequence[Outcome]) -> list[list[Morpheme]]:
+    """The morphemes of each outcome; the first failure raised as :class:`AnalysisFailed`. For
+    analyzers that have ``outcomes`` (:mod:`ktr.guard`) and must also offer ``analyze_many``."""
+    for outcome in found:
+        if isinstance(outcome, str):
+            raise AnalysisFailed(outcome)
+    return list(found)  # type: ignore[arg-type]
+
+
 class AnalyzerProcess:
     """The analyzer ``name`` in a child process, with a time limit per text; see the module
     docstring. It is an :class:`~ktr.analyzers.base.Analyzer`; the child starts right away, so a
@@ -105,13 +114,10 @@ class AnalyzerProcess:
         return [self._one(t) for t in texts]
 
     def analyze(self, text: str) -> list[Morpheme]:
-        result = self._one(text)
-        if isinstance(result, str):
-            raise AnalysisFailed(result)
-        return result
+        return self.analyze_many([text])[0]
 
     def analyze_many(self, texts: Sequence[str]) -> list[list[Morpheme]]:
-        return [self.analyze(t) for t in texts]
+        return morphemes_or_raise(self.outcomes(texts))
 
     def _one(self, text: str) -> Outcome:
         if not text.strip():

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Sequence
+from operator import attrgetter
+from typing import Callable, NamedTuple, Sequence
 
 from . import numbers, transliterate
 from .english import FUNCTION_WORDS, phrase
@@ -26,8 +27,7 @@ _NOT_NAMES = FUNCTION_WORDS | {"s", "t", "d", "ll", "m", "re", "ve"}
 EXACT_LIMIT = 12
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     keyword: int            # index of the keyword in the sentence
     equivalent: str         # the lexicon equivalent that matched
     start: int              # token span [start, end) in the output
@@ -56,6 +56,9 @@ class Targets:
     firsts: frozenset[str] = field(init=False, repr=False, compare=False)
     #: first words of the equivalents, synonyms and idiom phrases, each on its own
     own_firsts: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
+    #: first words of the equivalents of more than one word: these can match inflected after a
+    #: first word written as is (``press conferences`` for ``press conference``)
+    multi_firsts: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms)]
@@ -63,6 +66,8 @@ class Targets:
             object.__setattr__(self, name, index)
         object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
         object.__setattr__(self, "firsts", frozenset().union(*self.own_firsts))
+        object.__setattr__(self, "multi_firsts", frozenset(
+            first for first, found in indexes[0].items() if any(len(words) > 1 for _, _, words in found)))
 
 
 #: first word -> (rank in the list, phrase, its words) of the phrases starting with it
@@ -145,21 +150,27 @@ def _occurrences(k: int, index: Index, v: SentenceView, order: int, how: str,
     least one token is an inflected form of its word: ``rooms`` for ``room``) or ``any`` (either)."""
     out = []
     tokens, n = v.tokens, len(v.tokens)
-    for first in index.keys() & (v.positions.keys() if want == "exact" else v.present):
-        starts = v.positions.get(first, ())
-        if want != "exact" and first in v.base_positions:
-            starts = sorted(set(starts).union(v.base_positions[first]))
+    positions, base_positions = v.positions, v.base_positions
+    for first in index.keys() & (positions.keys() if want == "exact" else v.present):
+        starts = positions.get(first, ())
+        if want != "exact" and first in base_positions:
+            starts = sorted(set(starts).union(base_positions[first])) if starts else base_positions[first]
         for e_rank, equivalent, words in index[first]:
             size = len(words)
+            if size == 1:       # most phrases: a token is the word itself or one of its forms
+                for start in starts:
+                    if want == "any" or (tokens[start] == first) == (want == "exact"):
+                        out.append(Candidate(k, equivalent, start, start + 1, how, (order, e_rank, start)))
+                continue
             for start in starts:
                 end = start + size
                 if end > n:
                     continue
-                exact = tokens[start] == first and (size == 1 or tuple(tokens[start:end]) == words)
+                exact = tokens[start] == first and tuple(tokens[start:end]) == words
                 if exact and want != "inflected":
                     out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-                elif not exact and want != "exact" and (size == 1 or all(   # one word: from base_positions
-                        tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words))):
+                elif not exact and want != "exact" and all(
+                        tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words)):
                     out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
     return out
 
@@ -314,10 +325,21 @@ def _greedy_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, 
     return chosen
 
 
+_RANK = attrgetter("rank")
+
+
 def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
     """Choose at most one candidate per keyword, token-disjoint, maximising the count."""
-    for lst in cands:
-        lst.sort(key=lambda c: c.rank)
+    owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
+    contested = False
+    for k, lst in enumerate(cands):
+        if len(lst) > 1:
+            lst.sort(key=_RANK)
+        for c in lst:
+            for t in range(c.start, c.end):
+                contested = owner.setdefault(t, k) != k or contested
+    if not contested:       # the usual case: each keyword takes its preferred candidate
+        return {k: lst[0] for k, lst in enumerate(cands) if lst}
     result: dict[int, Candidate] = {}
     for group in _components(cands):
         if len(group) == 1:
@@ -341,11 +363,12 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
     v = view(tokens, inflections, threshold, names)
-    words, present = v.positions.keys(), v.present
-    # whether a stage can find anything for a keyword, decided without calling it
+    words, present, based = v.positions.keys(), v.present, v.base_positions.keys()
+    # whether a stage can find anything for a keyword, decided without calling it: an inflected
+    # match starts at an inflected word, or is a longer phrase whose first word is as written
     worth: dict[str, Callable[[Targets], bool]] = {
         "exact": lambda t: not t.own_firsts[0].isdisjoint(words),
-        "inflection": lambda t: not t.own_firsts[0].isdisjoint(present),
+        "inflection": lambda t: not (t.own_firsts[0].isdisjoint(based) and t.multi_firsts.isdisjoint(words)),
         "synonym": lambda t: not t.own_firsts[1].isdisjoint(present),
         "idiom": lambda t: not t.own_firsts[2].isdisjoint(present),
         "number": lambda t: bool(t.numbers),

@@ -81,12 +81,10 @@ class SentenceResult:
 
 def sentence_stats(index: int, results: Sequence[KeywordResult], missing_policy: str,
                    weights: Mapping[str, float] | None = None) -> SentenceResult:
-    counted = [r for r in results if r.in_lexicon or missing_policy == "miss"]
-    w = [1.0 if weights is None else weights.get(r.keyword.cls, 1.0) for r in counted]
-    return SentenceResult(
-        index, tuple(results), len(counted), sum(r.transferred for r in counted),
-        sum(w), sum(wi for wi, r in zip(w, counted) if r.transferred),
-    )
+    counted = results if missing_policy == "miss" else [r for r in results if r.in_lexicon]
+    w = [weights.get(r.keyword.cls, 1.0) for r in counted] if weights is not None else [1.0] * len(counted)
+    found = [wi for wi, r in zip(w, counted) if r.matched is not None]
+    return SentenceResult(index, tuple(results), len(counted), len(found), sum(w), sum(found))
 
 
 def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:

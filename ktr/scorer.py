@@ -41,14 +41,11 @@ def _entry_name(entry: Entry) -> str:
     return f"{entry.lemma}/{entry.cls}"
 
 
-def _missed(keyword: Keyword, found: Lookup | None, target: Targets, tried: tuple[str, ...]) -> KeywordResult:
-    """A keyword's result as long as nothing in the output matched it."""
-    return KeywordResult(
-        keyword=keyword, equivalents=target.equivalents or target.idioms, synonyms=target.synonyms,
-        in_lexicon=found is not None,
-        entry=_entry_name(found.entry) if found and found.entry else None,
-        lookup=found.via if found else None, matched=None, how=None, span=None, tried=tried,
-    )
+def _explained(found: Lookup | None, target: Targets) -> tuple:
+    """What a keyword's result says of its word, whatever the output: the fields of
+    :class:`~ktr.score.KeywordResult` from ``equivalents`` to ``lookup``."""
+    return (target.equivalents or target.idioms, target.synonyms, found is not None,
+            _entry_name(found.entry) if found and found.entry else None, found.via if found else None)
 
 
 def _transferred(missed: KeywordResult, cand: Candidate) -> KeywordResult:
@@ -106,11 +103,6 @@ class Prepared:
     warnings: list[str] = field(default_factory=list)
     missed: list[list[KeywordResult]] = field(default_factory=list)  # per keyword: its result if not matched
 
-    def __post_init__(self) -> None:
-        if not self.missed:
-            rows = zip(self.keywords, self.lookups, self.targets, self.tried)
-            self.missed.extend([_missed(*kw) for kw in zip(*row)] for row in rows)
-
 
 class Scorer:
     """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
@@ -149,8 +141,9 @@ class Scorer:
                 self.idioms = IdiomTable.from_files(self.config.idioms)
             if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
-        #: (lemma, tag, class, base) -> look-up, targets, explanation: words repeat across lines
-        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...]]] = {}
+        #: (lemma, tag, class, base) -> look-up, targets, explanation, the rest of an unmatched
+        #: result (:func:`_explained`): words repeat across lines
+        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...], tuple]] = {}
 
     def _inflection_table(self) -> dict[str, tuple[str, ...]]:
         from .english import phrase
@@ -226,33 +219,37 @@ class Scorer:
         notes += [(n, f"not scored, the analysis failed: {a.failed}")
                   for n, (_, a) in enumerate(analysed, first_line) if a.failed]
         messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
-        keywords, lookups, targets, tried = [], [], [], []
+        keywords, lookups, targets, tried, missed = [], [], [], [], []
         known = self._known
         for norm, analysis in analysed:
             kws, units = self._keywords(norm, analysis)
             looked: list[Lookup | None] = []
             wanted: list[Targets] = []
             shown: list[tuple[str, ...]] = []
+            unmatched: list[KeywordResult] = []
             for i, k in enumerate(kws):
                 if i in units:
                     found: Lookup | None = Lookup(None, units[i].english, "idiom")
                     target = Targets(idioms=found.equivalents)
                     also = _tried(k, target)
+                    said = _explained(found, target)
                 else:       # the same word again: its look-up and targets are already known
                     key = (k.lemma, k.tag, k.cls, k.base)
                     if key not in known:
                         found = self._lookup(k)
                         target = self._targets(k, found)
-                        known[key] = (found, target, _tried(k, target))
-                    found, target, also = known[key]
+                        known[key] = (found, target, _tried(k, target), _explained(found, target))
+                    found, target, also, said = known[key]
                 looked.append(found)
                 wanted.append(target)
                 shown.append(also)
+                unmatched.append(KeywordResult(k, *said, None, None, None, also))
             keywords.append(kws)
             lookups.append(looked)
             targets.append(wanted)
             tried.append(shown)
-        return Prepared(keywords, lookups, targets, tried, [a.failed for _, a in analysed], messages)
+            missed.append(unmatched)
+        return Prepared(keywords, lookups, targets, tried, [a.failed for _, a in analysed], messages, missed)
 
     def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
         """A line's keywords (offsets into the line as given) and its idiom units by position."""

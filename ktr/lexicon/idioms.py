@@ -85,7 +85,7 @@ class IdiomTable:
         if not self.idioms or not text:
             return keywords, {}
         squeezed = _SKIP.sub("", text)
-        openings = {squeezed[i:i + 2] for i in range(len(squeezed))}.union(squeezed)   # pairs; one-letter keys
+        openings = set(map(str.__add__, squeezed, squeezed[1:])).union(squeezed)   # pairs; one-letter keys
         maybe = sorted(n for pair in openings for n in self._by_opening.get(pair, ()))
         if not maybe:
             return keywords, {}

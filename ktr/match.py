@@ -362,7 +362,8 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
     v = view(tokens, inflections, threshold, names)
-    words, present, based = v.positions.keys(), v.present, v.base_positions.keys()
+    # as sets: a set test against a set walks the smaller side, against dict keys all of them
+    words, present, based = frozenset(v.positions), v.present, frozenset(v.base_positions)
     # whether a stage can find anything for a keyword, decided without calling it: an inflected
     # match starts at an inflected word, or is a longer phrase whose first word is as written
     worth: dict[str, Callable[[Targets], bool]] = {

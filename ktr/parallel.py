@@ -120,7 +120,8 @@ def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, 
     parts: list[Scored | None] = [None] * len(stretches)
     pending: dict[Future, int] = {}
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start, initargs=(scorer.config,)) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start, initargs=(scorer.config,))
+    try:
         try:
             next_one = 0
             while next_one < len(stretches) or pending:
@@ -144,6 +145,10 @@ def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, 
                 raise
             raise KtrError(f"a worker process failed ({type(exc).__name__}: {exc}); "
                            "run with --jobs 1 to see the error in this process") from None
+    finally:
+        # not waiting for the workers to free their tables and exit: this process goes on
+        # meanwhile (the interpreter waits for them when it exits)
+        pool.shutdown(wait=False, cancel_futures=True)
     return [part for part in parts if part is not None]
 
 

@@ -233,7 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (default 1000)")
     p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="processes to score with, each with its own analyzer (0: one per core; default 1)")
+                   help="cores to score with: Kiwi's own threads, two per process, or a process per "
+                        "core for other analyzers (0: every core; default 1)")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("run", help="run an experiment config: systems x variants, compared, with reports")
@@ -242,7 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.add_argument("--overwrite", action="store_true", help="write into an output folder that is not empty")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="processes to analyse the source with (0: one per core; default 1)")
+                   help="cores to analyse the source with: Kiwi's own threads, or a process per core "
+                        "for other analyzers (0: every core; default 1)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("keywords", help="print each source line's keywords as lemma/tag")

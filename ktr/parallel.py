@@ -5,14 +5,17 @@ against every system, and the per-line results are put back together in line ord
 result is exactly that of scoring the lines one by one. Only a few stretches' analyses are held
 at a time.
 
-* ``jobs=1``: one process. When the analyzer works outside the Python interpreter lock (Kiwi's
-  own worker thread, a KoNLPy analyzer in its child process), the next ``AHEAD`` stretches are
-  analysed in a background thread while this one is matched, so matching hides behind analysis.
-* ``jobs=N``: the parent and N-1 worker processes score stretches side by side. Workers are
-  started with ``spawn``, never ``fork`` (forking a running JVM or Kiwi's threads is unsafe), and
-  each builds its own :class:`~ktr.scorer.Scorer` from the config: its own analyzer, lexicon and
-  WordNet tables, read from the on-disk cache the parent wrote when it built its own. The parent
-  scores stretches from the start, so no time is lost while the workers start.
+* One process. When the analyzer works outside the Python interpreter lock (Kiwi's own worker
+  threads, a KoNLPy analyzer in its child process), the next ``AHEAD`` stretches are analysed in
+  a background thread while this one is matched, so matching hides behind analysis.
+* ``jobs=N`` (:func:`split_jobs`): Kiwi (in this process) takes two jobs per process, as its
+  analysis threads, so ``jobs=2`` is one process whose Kiwi analyses in two threads; any other
+  analyzer takes a process per job. With several processes, the parent and the workers score
+  stretches side by side. Workers are started with ``spawn``, never ``fork`` (forking a running
+  JVM or Kiwi's threads is unsafe), and each builds its own :class:`~ktr.scorer.Scorer` from the
+  config: its own analyzer, lexicon and WordNet tables, read from the on-disk cache the parent
+  wrote when it built its own. The parent scores stretches from the start, so no time is lost
+  while the workers start.
 
 Input warnings (cleaned characters, failed lines) come back with each stretch and are reported
 by the parent, in line order. Scripts that use ``jobs > 1`` must guard their entry point with
@@ -45,6 +48,27 @@ AHEAD = 3
 Scored = tuple[dict[str, list["SentenceResult"]], list[str]]
 
 
+#: jobs (cores) a process takes when its analyzer analyses in threads of its own: its analysis
+#: threads run outside the interpreter lock beside the process's matching, and one copy of the
+#: model serves them all. On two cores, 10,000 news lines: one process with two Kiwi threads
+#: 7.56 s, two processes with one each 8.08 s (``scripts/bench.py`` measures it).
+JOBS_PER_THREADED_PROCESS = 2
+
+
+def split_jobs(jobs: int, config: Config) -> tuple[int, int]:
+    """(processes, analysis threads per process) for ``jobs``: a backend with threads of its own
+    (Kiwi, when it runs in this process) gets ``JOBS_PER_THREADED_PROCESS`` jobs per process as
+    threads; any other, a process per job."""
+    from .analyzers.base import analyzer_class
+    from .analyzers.process import effective_timeout
+
+    name = config.analyzer
+    if jobs > 1 and analyzer_class(name).threaded and not effective_timeout(name, config.timeout):
+        per = JOBS_PER_THREADED_PROCESS
+        return -(-jobs // per), min(jobs, per)
+    return jobs, 1
+
+
 def resolve_jobs(jobs: int | None) -> int:
     """The number of processes: ``None`` or 1 → 1; 0 → one per CPU core available."""
     if jobs is None:
@@ -71,12 +95,12 @@ def fewer_gc_pauses():
 
 
 def score_lines(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                name: str, jobs: int = 1) -> Scored:
+                name: str, processes: int = 1) -> Scored:
     """Every system's per-line results on ``sources`` and the input warnings, in line order."""
     stretches = [(a, min(a + STRETCH, len(sources))) for a in range(0, len(sources), STRETCH)]
     with fewer_gc_pauses():
-        if jobs > 1 and len(stretches) > 1:
-            parts = _in_processes(scorer, sources, systems, name, stretches, jobs)
+        if processes > 1 and len(stretches) > 1:
+            parts = _in_processes(scorer, sources, systems, name, stretches, processes)
         else:
             parts = _in_one_process(scorer, sources, systems, name, stretches)
     results: dict[str, list[SentenceResult]] = {system: [] for system in systems}
@@ -113,14 +137,15 @@ def _in_one_process(scorer: Scorer, sources: Sequence[str], systems: Mapping[str
 
 
 def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                  name: str, stretches: list[tuple[int, int]], jobs: int) -> list[Scored]:
+                  name: str, stretches: list[tuple[int, int]], processes: int) -> list[Scored]:
     import multiprocessing
 
-    workers = jobs - 1
+    workers = processes - 1
     parts: list[Scored | None] = [None] * len(stretches)
     pending: dict[Future, int] = {}
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start, initargs=(scorer.config,))
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
+                               initargs=(scorer.config, scorer.threads))
     try:
         try:
             next_one = 0
@@ -222,13 +247,14 @@ def _outcomes(texts: list[str]):
 _scorer: Scorer | None = None   # the worker process's own
 
 
-def _start(config: Config) -> None:
+def _start(config: Config, threads: int) -> None:
     """Worker start-up: build the scorer once; the parent reports input warnings."""
     global _scorer
+    from .analyzers.process import build_analyzer
     from .scorer import Scorer
 
     warnings.simplefilter("ignore")
-    _scorer = Scorer(config)
+    _scorer = Scorer(config, analyzer=build_analyzer(config.analyzer, config.timeout, threads))
 
 
 def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str) -> tuple:

@@ -27,7 +27,7 @@ from .experiment import Experiment
 from .guard import pieces
 from .keywords import CLASSES
 from .normalize import normalize_source
-from .parallel import AnalyzerPool
+from .parallel import AnalyzerPool, split_jobs
 from .preflight import check
 from .progress import Progress
 from .score import Signature, SystemResult
@@ -204,8 +204,11 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
                 inner = analyzer_factory(config.analyzer)
             else:
                 check(config)
-                if jobs > 1:
-                    inner = AnalyzerPool(config.analyzer, jobs, config.timeout)
+                processes, threads = split_jobs(jobs, config)
+                if threads > 1:     # an analyzer with threads of its own: all of them analysing
+                    inner = build_analyzer(config.analyzer, config.timeout, jobs)
+                elif processes > 1:
+                    inner = AnalyzerPool(config.analyzer, processes, config.timeout)
                     pools.append(inner)
                 else:
                     inner = build_analyzer(config.analyzer, config.timeout)

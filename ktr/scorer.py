@@ -27,7 +27,7 @@ from .lexicon.format import Entry, Lookup
 from .match import Candidate, Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import Normalized, normalize_source
-from .parallel import fewer_gc_pauses, resolve_jobs, score_lines
+from .parallel import fewer_gc_pauses, resolve_jobs, score_lines, split_jobs
 from .score import KeywordResult, SentenceResult, Signature, SystemResult, sentence_stats
 from .transliterate import is_hangul, romanize, sound_key
 
@@ -109,9 +109,10 @@ class Scorer:
 
     def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
                  lexicon: Lexicon | None = None, jobs: int | None = 1):
-        """``jobs``: processes that :meth:`score` uses (0: one per core; see :mod:`ktr.parallel`).
-        Each process builds its analyzer and lexicon from the config, so ``jobs > 1`` cannot be
-        combined with an ``analyzer`` or ``lexicon`` object."""
+        """``jobs``: cores that :meth:`score` uses (0: all), as processes or, for an analyzer with
+        threads of its own, as its threads (see :mod:`ktr.parallel`). The scorer builds its
+        analyzer and lexicon from the config, and so does each further process, so ``jobs > 1``
+        cannot be combined with an ``analyzer`` or ``lexicon`` object."""
         from .preflight import check
 
         self.config = config or Config()
@@ -120,7 +121,8 @@ class Scorer:
             raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
                               "pass the config only, or use jobs=1 with an analyzer or lexicon object")
         check(self.config, analyzer=analyzer is None)
-        self.analyzer = analyzer or build_analyzer(self.config.analyzer, self.config.timeout)
+        self.processes, self.threads = split_jobs(self.jobs, self.config)
+        self.analyzer = analyzer or build_analyzer(self.config.analyzer, self.config.timeout, self.threads)
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
         with fewer_gc_pauses():     # tables of many small objects, built or read back
             self.table = load_tagset(self.analyzer.tagset)
@@ -339,7 +341,7 @@ class Scorer:
                     f"line counts differ: source has {len(sources)} lines, {name} has {len(lines)}; "
                     "nothing was scored"
                 )
-        sentences, messages = score_lines(self, sources, systems, source_name, self.jobs)
+        sentences, messages = score_lines(self, sources, systems, source_name, self.processes)
         for message in messages:
             warnings.warn(message, InputWarning, stacklevel=2)
         results = []

@@ -53,23 +53,39 @@ def test_stretches_and_look_ahead_thread_give_the_plain_result(kiwi, monkeypatch
     assert report.warnings == expected
 
 
-def test_two_processes_give_the_one_process_result(monkeypatch):
+@pytest.mark.parametrize("analyzer, jobs, processes, threads", [
+    ("mecab", 2, 2, 1),     # two processes
+    ("kiwi", 2, 1, 2),      # one process, Kiwi analysing in two threads
+    ("kiwi", 3, 2, 2),      # two processes, each with two Kiwi threads
+])
+def test_more_jobs_give_the_one_job_result(monkeypatch, analyzer, jobs, processes, threads):
     source, systems, references = corpus(4)
     monkeypatch.setattr(parallel, "STRETCH", 16)   # the parent cuts; many stretches for two processes
-    one = Scorer(Config()).score(source, systems, [references])
+    one = Scorer(Config(analyzer=analyzer)).score(source, systems, [references])
+    more = Scorer(Config(analyzer=analyzer), jobs=jobs)
+    assert (more.processes, more.threads) == (processes, threads)
     with pytest.warns(InputWarning) as caught:
-        two = Scorer(Config(), jobs=2).score(source, systems, [references])
-    assert two.to_dict(sentences=True) == one.to_dict(sentences=True)
+        report = more.score(source, systems, [references])
+    assert report.to_dict(sentences=True) == one.to_dict(sentences=True)
     assert [str(w.message) for w in caught] == one.warnings          # reported once, in line order
 
 
-def test_cli_jobs_two_prints_what_jobs_one_prints(tmp_path):
+def test_jobs_are_split_into_processes_and_analyzer_threads():
+    assert parallel.split_jobs(1, Config()) == (1, 1)
+    assert parallel.split_jobs(4, Config()) == (2, 2)
+    assert parallel.split_jobs(4, Config(analyzer="mecab")) == (4, 1)
+    assert parallel.split_jobs(2, Config(timeout=30)) == (2, 1)      # Kiwi in a child process: no threads
+
+
+@pytest.mark.parametrize("analyzer", ["kiwi", "mecab"])     # Kiwi threads; mecab processes
+def test_cli_jobs_two_prints_what_jobs_one_prints(tmp_path, analyzer):
     source, systems, _ = corpus(30)                # more lines than one stretch
     assert len(source) > parallel.STRETCH
     src, hyp = tmp_path / "src.ko", tmp_path / "fluent.en"
     src.write_text("\n".join(source) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(systems["fluent"]) + "\n", encoding="utf-8")
-    runs = [ktr("score", "-s", src, "-t", hyp, "-f", "json", "--sentences", "--jobs", jobs) for jobs in ("1", "2")]
+    runs = [ktr("score", "-s", src, "-t", hyp, "-a", analyzer, "-f", "json", "--sentences", "--jobs", jobs)
+            for jobs in ("1", "2")]
     assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
     assert runs[1].stdout == runs[0].stdout
     assert runs[1].stderr == runs[0].stderr and "180 more warnings not shown" in runs[0].stderr  # 200 in all
@@ -128,7 +144,7 @@ def test_analyzer_pool_gives_the_analyzer_s_own_analyses(kiwi):
         pool.close()
 
 
-def test_ktr_run_analysing_in_two_processes_writes_the_same_results(demo_run, tmp_path):
+def test_ktr_run_analysing_with_two_jobs_writes_the_same_results(demo_run, tmp_path):
     import os
     import subprocess
     import sys
@@ -142,4 +158,4 @@ def test_ktr_run_analysing_in_two_processes_writes_the_same_results(demo_run, tm
                            "-q", "--jobs", "2"], cwd=ROOT, capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "r" / "results.json").read_text()) == json.loads((out / "results.json").read_text())
-    assert list((tmp_path / "cache" / "analyses").iterdir())      # the workers' analyses were stored
+    assert list((tmp_path / "cache" / "analyses").iterdir())      # the two threads' analyses were stored

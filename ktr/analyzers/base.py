@@ -54,6 +54,8 @@ class AnalyzerBase:
     #: True if analysis runs outside the Python interpreter lock (in its own thread or process),
     #: so the next lines can be analysed while these are matched (:mod:`ktr.parallel`)
     concurrent = False
+    #: True if the backend can analyse in several threads of its own: built with ``threads=N``
+    threaded = False
 
     def analyze(self, text: str) -> list[Morpheme]:
         if not text.strip():

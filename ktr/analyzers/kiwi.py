@@ -11,18 +11,19 @@ _PREDICATES = {"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"}
 class KiwiAnalyzer(AnalyzerBase):
     name = "kiwi"
     tagset = "sejong"
-    concurrent = True   # the batch API analyses in Kiwi's worker thread
-    # How ktr builds its Kiwi, besides num_workers. Kiwi's multi-word dictionary joins names
+    concurrent = True   # the batch API analyses in Kiwi's worker threads
+    threaded = True
+    # How ktr builds its Kiwi, besides its number of threads. Kiwi's multi-word dictionary joins names
     # such as "개리 카스파로프" into one NNP token; ktr's lexicon and transliteration work word
     # by word, so the joined names match no better (KTR of the reference translations: news-dev 0.4821 with it, 0.4833 without;
     # jhe-dev 0.7170, 0.7173), while the dictionary costs ~180 MB and ~1.1 s of start-up.
     options = {"load_multi_dict": False}
 
-    def __init__(self, num_workers: int = 1):
+    def __init__(self, threads: int = 1):
         import kiwipiepy
         from kiwipiepy import Kiwi
 
-        self._kiwi = Kiwi(num_workers=num_workers, **self.options)
+        self._kiwi = Kiwi(num_workers=threads, **self.options)
         self.version = f"kiwipiepy-{kiwipiepy.__version__}-nomultidict"
 
     @staticmethod

@@ -49,14 +49,21 @@ def _serve(name: str, conn: Connection) -> None:
         return
 
 
-def build_analyzer(name: str, timeout: float | None = None):
+def effective_timeout(name: str, timeout: float | None) -> float:
+    """Seconds per call the analyzer ``name`` runs under (``None``: the backend's default)."""
+    return analyzer_class(name).default_timeout if timeout is None else timeout
+
+
+def build_analyzer(name: str, timeout: float | None = None, threads: int = 1):
     """The analyzer ``name`` as ktr runs it: in this process, or in a child process when a time
-    limit applies (``timeout`` seconds per call; ``None``: the backend's default, 0: no limit)."""
+    limit applies (``timeout`` seconds per call; ``None``: the backend's default, 0: no limit).
+    ``threads``: analysis threads for a backend that has its own (``threaded``), in this process."""
     from . import get_analyzer
 
-    if timeout is None:
-        timeout = analyzer_class(name).default_timeout
-    return AnalyzerProcess(name, timeout) if timeout else get_analyzer(name)
+    timeout = effective_timeout(name, timeout)
+    if timeout:
+        return AnalyzerProcess(name, timeout)
+    return get_analyzer(name, threads=threads) if threads > 1 and analyzer_class(name).threaded else get_analyzer(name)
 
 
 class AnalysisFailed(KtrError, RuntimeError):

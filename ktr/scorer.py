@@ -208,7 +208,8 @@ class Scorer:
     def prepare(self, sources: Sequence[str], name: str = "source") -> Prepared:
         """Analyse and look up the source once; ``name`` (a file name) prefixes warnings, which
         also go out through :mod:`warnings` (category InputWarning)."""
-        prepared = self.prepare_analysed(self.analyse(sources), name)
+        with fewer_gc_pauses():
+            prepared = self.prepare_analysed(self.analyse(sources), name)
         for message in prepared.warnings:
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
@@ -292,8 +293,9 @@ class Scorer:
                 f"line counts differ: source has {len(prepared.keywords)} lines, "
                 f"{name} has {len(hypotheses)}; nothing was scored"
             )
-        return SystemResult(name, self.match_lines(prepared, hypotheses), self.config.aggregation,
-                            self.config.no_keywords)
+        with fewer_gc_pauses():
+            sentences = self.match_lines(prepared, hypotheses)
+        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
 
     def match_lines(self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0) -> list[SentenceResult]:
         """Per line, the keywords of ``prepared`` matched against the output line; sentence

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import warnings
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import __version__, numbers
@@ -35,9 +34,8 @@ if TYPE_CHECKING:
     from .significance import Estimate
 
 
-@lru_cache(maxsize=None)
 def _entry_name(entry: Entry) -> str:
-    """``lemma/class``: one string per entry, shared by every result that used it."""
+    """``lemma/class``, as results name the entry they used."""
     return f"{entry.lemma}/{entry.cls}"
 
 

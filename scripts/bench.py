@@ -23,7 +23,8 @@ system output. Everything is measured in this one run, one thing at a time:
   and its cold start on a 10-line file (median of three runs, Python start-up included).
 
 KoNLPy's analyzers are slow (Kkma about 25 lines/s), so they run on the first ``--slow-lines``
-lines only, and last: their raw analysis starts a JVM in this process. Skips with a message when the data folder is absent. Speed belongs here, not in tests.
+lines only, and last: their raw analysis starts a JVM in this process. Skips with a message
+when the data folder is absent. Speed belongs here, not in tests.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from . import numbers, transliterate
 from .english import FUNCTION_WORDS, phrase
@@ -56,9 +56,6 @@ class Targets:
     firsts: frozenset[str] = field(init=False, repr=False, compare=False)
     #: first words of the equivalents, synonyms and idiom phrases, each on its own
     own_firsts: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
-    #: first words of the equivalents of more than one word: these can match inflected after a
-    #: first word written as is (``press conferences`` for ``press conference``)
-    multi_firsts: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms)]
@@ -66,8 +63,6 @@ class Targets:
             object.__setattr__(self, name, index)
         object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
         object.__setattr__(self, "firsts", frozenset().union(*self.own_firsts))
-        object.__setattr__(self, "multi_firsts", frozenset(
-            first for first, found in indexes[0].items() if any(len(words) > 1 for _, _, words in found)))
 
 
 #: first word -> (rank in the list, phrase, its words) of the phrases starting with it
@@ -133,10 +128,6 @@ def view(tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None =
     return SentenceView(tokens, token_positions(tokens), bases, base_positions, threshold, names)
 
 
-#: a stage: (keyword index, targets, sentence view, stage order) -> candidates
-Stage = Callable[[int, Targets, SentenceView, int], list[Candidate]]
-
-
 def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
     positions: dict[str, list[int]] = {}
     for i, tok in enumerate(tokens):
@@ -144,55 +135,40 @@ def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
     return positions
 
 
-def _occurrences(k: int, index: Index, v: SentenceView, order: int, how: str,
-                 want: str = "exact") -> list[Candidate]:
-    """Where each phrase of ``index`` occurs. ``want``: ``exact`` (as written), ``inflected`` (at
-    least one token is an inflected form of its word: ``rooms`` for ``room``) or ``any`` (either)."""
-    out = []
-    tokens, n = v.tokens, len(v.tokens)
+def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: list[Candidate],
+             exact: tuple[int, str] | None, inflected: tuple[int, str] | None) -> None:
+    """Append to ``out`` where the phrases of ``index`` starting with a word of ``hits`` occur:
+    as written, credited to stage ``exact`` (its order and name; None: not wanted), and inflected
+    (at least one token an inflected form of its word: ``rooms`` for ``room``, ``went`` for
+    ``go``), credited to stage ``inflected``. One pass serves the exact and inflection stages
+    together, and the synonym or the idiom stage (both ways credited to it)."""
+    tokens, n, bases = v.tokens, len(v.tokens), v.bases
     positions, base_positions = v.positions, v.base_positions
-    for first in index.keys() & (positions.keys() if want == "exact" else v.present):
-        starts = positions.get(first, ())
-        if want != "exact" and first in base_positions:
-            starts = sorted(set(starts).union(base_positions[first])) if starts else base_positions[first]
+    for first in hits:
+        here = positions.get(first, ())
+        based = base_positions.get(first, ()) if inflected else ()
         for e_rank, equivalent, words in index[first]:
             size = len(words)
             if size == 1:       # most phrases: a token is the word itself or one of its forms
-                for start in starts:
-                    if want == "any" or (tokens[start] == first) == (want == "exact"):
-                        out.append(Candidate(k, equivalent, start, start + 1, how, (order, e_rank, start)))
+                if exact:
+                    order, how = exact
+                    out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in here]
+                if based:
+                    order, how = inflected
+                    out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s))
+                            for s in based if tokens[s] != first]
                 continue
-            for start in starts:
+            for start in (here if not based else set(here).union(based)):
                 end = start + size
                 if end > n:
                     continue
-                exact = tokens[start] == first and tuple(tokens[start:end]) == words
-                if exact and want != "inflected":
+                if tokens[start] == first and tuple(tokens[start:end]) == words:
+                    if exact:
+                        order, how = exact
+                        out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
+                elif inflected and all(tokens[start + j] == w or w in bases[start + j] for j, w in enumerate(words)):
+                    order, how = inflected
                     out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-                elif not exact and want != "exact" and all(
-                        tokens[start + j] == w or w in v.bases[start + j] for j, w in enumerate(words)):
-                    out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-    return out
-
-
-def exact_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
-    """Equivalents that occur verbatim (after tokenization and case folding)."""
-    return _occurrences(k, targets.by_first, v, order, "exact")
-
-
-def inflection_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
-    """Equivalents that occur inflected: waiting → wait, went → go, rooms → room."""
-    return _occurrences(k, targets.by_first, v, order, "inflection", want="inflected")
-
-
-def synonym_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
-    """WordNet synonyms of the equivalents, as written or inflected (see :mod:`ktr.lexicon.expand`)."""
-    return _occurrences(k, targets.synonyms_by_first, v, order, "synonym", want="any")
-
-
-def idiom_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
-    """English phrases of an idiom unit (see :mod:`ktr.lexicon.idioms`), as written or inflected."""
-    return _occurrences(k, targets.idioms_by_first, v, order, "idiom", want="any")
 
 
 def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
@@ -222,12 +198,6 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
                 found.append((i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration",
                                            (order, round((1 - sim) * 1000), start))))
     return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of v.sounds
-
-
-STAGES: dict[str, Stage] = {
-    "exact": exact_stage, "inflection": inflection_stage, "synonym": synonym_stage, "idiom": idiom_stage,
-    "number": number_stage, "transliteration": transliteration_stage,
-}
 
 
 def _components(cands: list[list[Candidate]]) -> list[list[int]]:
@@ -362,25 +332,33 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
     v = view(tokens, inflections, threshold, names)
-    # as sets: a set test against a set walks the smaller side, against dict keys all of them
-    words, present, based = frozenset(v.positions), v.present, frozenset(v.base_positions)
-    # whether a stage can find anything for a keyword, decided without calling it: an inflected
-    # match starts at an inflected word, or is a longer phrase whose first word is as written
-    worth: dict[str, Callable[[Targets], bool]] = {
-        "exact": lambda t: not t.own_firsts[0].isdisjoint(words),
-        "inflection": lambda t: not (t.own_firsts[0].isdisjoint(based) and t.multi_firsts.isdisjoint(words)),
-        "synonym": lambda t: not t.own_firsts[1].isdisjoint(present),
-        "idiom": lambda t: not t.own_firsts[2].isdisjoint(present),
-        "number": lambda t: bool(t.numbers),
-        "transliteration": lambda t: bool(t.sound),
-    }
-    plan = [(order, STAGES[name], worth[name]) for order, name in enumerate(stages)]
+    # as sets: a set operation with a set walks the smaller side, with dict keys all of them
+    words, present = frozenset(v.positions), v.present
+    kinds: dict[str, tuple[int, str]] = {name: (order, name) for order, name in enumerate(stages)}
+    exact, inflected = kinds.get("exact"), kinds.get("inflection")
+    synonym, idiom = kinds.get("synonym"), kinds.get("idiom")
+    lexical = present if inflected else words      # where an equivalent can start
+    number, sound = kinds.get("number"), kinds.get("transliteration")
     cands: list[list[Candidate]] = []
-    for k, target in enumerate(targets):
+    for k, t in enumerate(targets):
         lst: list[Candidate] = []
-        if target.numbers or target.sound or not target.firsts.isdisjoint(present):
-            for order, stage, worth_it in plan:
-                if worth_it(target):
-                    lst.extend(stage(k, target, v, order))
+        if not t.firsts.isdisjoint(present):
+            own, synonyms, idioms = t.own_firsts
+            if exact or inflected:
+                hits = own & lexical
+                if hits:
+                    _phrases(k, t.by_first, hits, v, lst, exact, inflected)
+            if synonym:
+                hits = synonyms & present
+                if hits:
+                    _phrases(k, t.synonyms_by_first, hits, v, lst, synonym, synonym)
+            if idiom:
+                hits = idioms & present
+                if hits:
+                    _phrases(k, t.idioms_by_first, hits, v, lst, idiom, idiom)
+        if t.numbers and number:
+            lst += number_stage(k, t, v, number[0])
+        if t.sound and sound:
+            lst += transliteration_stage(k, t, v, sound[0])
         cands.append(lst)
     return assign(cands)

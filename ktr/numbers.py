@@ -139,17 +139,18 @@ def _is_number(kw: Keyword) -> bool:
 
 def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
     """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
-    if all(k.cls not in NUMBER_CLASSES for k in keywords):
+    numeric = [k.cls in NUMBER_CLASSES and _is_number(k) for k in keywords]
+    if not any(numeric):
         return keywords         # most sentences: no number to group
     out: list[Keyword] = []
     i = 0
     while i < len(keywords):
-        if not _is_number(keywords[i]):
+        if not numeric[i]:
             out.append(keywords[i])
             i += 1
             continue
         j = i + 1
-        while j < len(keywords) and _is_number(keywords[j]) and keywords[j].start - keywords[j - 1].end <= 1:
+        while j < len(keywords) and numeric[j] and keywords[j].start - keywords[j - 1].end <= 1:
             j += 1
         value = korean_value(_surface(keywords[i:j]), "numeral")
         while value is None and j > i + 1:

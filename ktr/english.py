@@ -30,7 +30,7 @@ _SYMBOL = re.compile("[" + re.escape("".join(_SYMBOLS)) + "]")
 
 def tokenize(text: str) -> tuple[str, ...]:
     """Case-folded word tokens of an English text; currency and percent signs become words."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # ASCII is NFKC
     text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text)
     text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", text)
     return tuple(

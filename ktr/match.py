@@ -2,7 +2,14 @@
 
 Matching stages propose *candidates*: (keyword, equivalent, token span, how). Then one
 assignment picks which candidates count, under the rule that an output token credits at most
-one keyword, maximising the number of transferred keywords.
+one keyword, maximising the number of transferred keywords. The stages:
+
+- ``exact``: a lexicon equivalent as written (after tokenization and case folding);
+- ``inflection``: an equivalent inflected (waiting → wait, went → go, rooms → room);
+- ``synonym``: a WordNet synonym of an equivalent, either way (:mod:`ktr.lexicon.expand`);
+- ``idiom``: an English phrase of an idiom unit, either way (:mod:`ktr.lexicon.idioms`);
+- ``number``: a number by value (:func:`number_stage`);
+- ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
 
 Ties between assignments of the same size are broken by preference, keyword by keyword in
 source order: an earlier stage beats a later one, then an equivalent listed earlier in the

@@ -55,8 +55,8 @@ Scored = tuple[dict[str, list["SentenceResult"]], list[str]]
 
 #: jobs (cores) a process takes when its analyzer analyses in threads of its own: its analysis
 #: threads run outside the interpreter lock beside the process's matching, and one copy of the
-#: model serves them all. On two cores, 10,000 news lines: one process with two Kiwi threads
-#: 7.56 s, two processes with one each 8.08 s (``scripts/bench.py`` measures it).
+#: model serves them all. On two cores, 10,000 news lines, two runs each: one process with two
+#: Kiwi threads 6.87 and 7.40 s, two processes with one thread each 7.59 and 7.72 s.
 JOBS_PER_THREADED_PROCESS = 2
 
 
@@ -75,7 +75,7 @@ def split_jobs(jobs: int, config: Config) -> tuple[int, int]:
 
 
 def resolve_jobs(jobs: int | None) -> int:
-    """The number of processes: ``None`` or 1 → 1; 0 → one per CPU core available."""
+    """The number of jobs (cores to use): ``None`` or 1 → 1; 0 → every CPU core available."""
     if jobs is None:
         return 1
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:

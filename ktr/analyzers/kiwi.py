@@ -15,10 +15,11 @@ class KiwiAnalyzer(AnalyzerBase):
     tagset = "sejong"
     concurrent = True   # the batch API analyses in Kiwi's worker threads
     threaded = True
-    # How ktr builds its Kiwi, besides its number of threads. Kiwi's multi-word dictionary joins names
-    # such as "개리 카스파로프" into one NNP token; ktr's lexicon and transliteration work word
-    # by word, so the joined names match no better (KTR of the reference translations: news-dev 0.4821 with it, 0.4833 without;
-    # jhe-dev 0.7170, 0.7173), while the dictionary costs ~180 MB and ~1.1 s of start-up.
+    # How ktr builds its Kiwi, besides its number of threads. Kiwi's multi-word dictionary joins
+    # names such as "개리 카스파로프" into one NNP token; ktr's lexicon and transliteration work
+    # word by word, so the joined names match no better (KTR of the reference translations:
+    # news-dev 0.4821 with it, 0.4833 without; jhe-dev 0.7170, 0.7173), while the dictionary
+    # costs ~180 MB and ~1.1 s of start-up.
     options = {"load_multi_dict": False}
 
     def __init__(self, threads: int = 1):

@@ -73,4 +73,5 @@ class MecabAnalyzer(AnalyzerBase):
                      (item.partition("/") for item in fields[7].split("+"))]
         else:
             items = [(surface, fields[0].split("+", 1)[0])]
-        return surface, tuple((form, verb_lemma(form) if tag in _PREDICATES else form, tag) for form, tag in items)
+        return surface, tuple((form, verb_lemma(form) if tag in _PREDICATES else form, tag)
+                              for form, tag in items)

@@ -60,7 +60,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     references = [files[path] for path in ref_paths]
     sources = files[source_path]
     scorer = Scorer(_config(args), jobs=args.jobs)
-    report = scorer.score(sources, systems, references or None, source_name=source_path)
+    details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
+    report = scorer.score(sources, systems, references or None, source_name=source_path, details=details)
     if args.confidence or args.paired_bs:
         _bootstrap(args, report, systems, references)
     if args.explain:

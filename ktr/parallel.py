@@ -28,6 +28,7 @@ import os
 import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .errors import ConfigError, KtrError
@@ -100,15 +101,17 @@ def fewer_gc_pauses():
 
 
 def score_lines(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                name: str, processes: int = 1) -> Scored:
-    """Every system's per-line results on ``sources`` and the input warnings, in line order."""
+                name: str, processes: int = 1, details: bool = True) -> Scored:
+    """Every system's per-line results on ``sources`` and the input warnings, in line order.
+    Without ``details`` the per-line results keep their counts but not their keywords, stretch
+    by stretch, so that memory grows by a few numbers a line, not by every keyword's result."""
     size = min(STRETCH, max(MIN_STRETCH, -(-len(sources) // PIECES)))
     stretches = [(a, min(a + size, len(sources))) for a in range(0, len(sources), size)]
     with fewer_gc_pauses():
         if processes > 1 and len(stretches) > 1:
-            parts = _in_processes(scorer, sources, systems, name, stretches, processes)
+            parts = _in_processes(scorer, sources, systems, name, stretches, processes, details)
         else:
-            parts = _in_one_process(scorer, sources, systems, name, stretches)
+            parts = _in_one_process(scorer, sources, systems, name, stretches, details)
     results: dict[str, list[SentenceResult]] = {system: [] for system in systems}
     messages: list[str] = []
     for found, notes in parts:
@@ -119,16 +122,21 @@ def score_lines(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Se
 
 
 def score_stretch(scorer: Scorer, first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                  name: str, analysed=None) -> Scored:
-    """One stretch starting at line index ``first``: analysed (unless given), prepared, matched."""
+                  name: str, analysed=None, details: bool = True) -> Scored:
+    """One stretch starting at line index ``first``: analysed (unless given), prepared, matched;
+    without ``details``, its results keep only their counts (see :func:`score_lines`)."""
     prepared = scorer.prepare_analysed(analysed or scorer.analyse(sources), name, first + 1)
-    return {system: scorer.match_lines(prepared, lines, first) for system, lines in systems.items()}, prepared.warnings
+    found = {system: scorer.match_lines(prepared, lines, first) for system, lines in systems.items()}
+    if not details:
+        found = {system: [replace(s, keywords=()) for s in sentences] for system, sentences in found.items()}
+    return found, prepared.warnings
 
 
 def _in_one_process(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                    name: str, stretches: list[tuple[int, int]]) -> list[Scored]:
+                    name: str, stretches: list[tuple[int, int]], details: bool) -> list[Scored]:
     if not getattr(scorer.analyzer, "concurrent", False) or len(stretches) < 2:
-        return [score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name) for a, b in stretches]
+        return [score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, details=details)
+                for a, b in stretches]
     parts = []
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
         # AHEAD stretches queued for analysis, so the analyzer never waits for matching
@@ -138,12 +146,12 @@ def _in_one_process(scorer: Scorer, sources: Sequence[str], systems: Mapping[str
             if i + AHEAD < len(stretches):
                 c, d = stretches[i + AHEAD]
                 pending.append(ahead.submit(scorer.analyse, sources[c:d]))
-            parts.append(score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, analysed))
+            parts.append(score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, analysed, details))
     return parts
 
 
 def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                  name: str, stretches: list[tuple[int, int]], processes: int) -> list[Scored]:
+                  name: str, stretches: list[tuple[int, int]], processes: int, details: bool) -> list[Scored]:
     import multiprocessing
 
     workers = processes - 1
@@ -158,11 +166,12 @@ def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, 
             while next_one < len(stretches) or pending:
                 while next_one < len(stretches) and len(pending) < 2 * workers:   # keep workers fed
                     a, b = stretches[next_one]
-                    pending[pool.submit(_work, a, sources[a:b], _cut(systems, a, b), name)] = next_one
+                    pending[pool.submit(_work, a, sources[a:b], _cut(systems, a, b), name, details)] = next_one
                     next_one += 1
                 if next_one < len(stretches):       # the parent scores one stretch itself
                     a, b = stretches[next_one]
-                    parts[next_one] = score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name)
+                    parts[next_one] = score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name,
+                                                    details=details)
                     next_one += 1
                     done = [f for f in pending if f.done()]
                 else:
@@ -263,10 +272,11 @@ def _start(config: Config, threads: int) -> None:
     _scorer = Scorer(config, analyzer=build_analyzer(config.analyzer, config.timeout, threads))
 
 
-def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str) -> tuple:
+def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str,
+          details: bool) -> tuple:
     assert _scorer is not None, "worker used before start-up"
     with fewer_gc_pauses():
-        return _pack(score_stretch(_scorer, first, sources, systems, name))
+        return _pack(score_stretch(_scorer, first, sources, systems, name, details=details))
 
 
 # A stretch's results travel back from a worker as plain tuples, strings and numbers, which
@@ -278,8 +288,8 @@ def _pack(part: Scored) -> tuple:
     names = list(results)
     keywords = [[(tuple(k.keyword), *k[1:6], k.tried) for k in s.keywords] for s in results[names[0]]]
     systems = [(name, [(s.index, s.counted, s.transferred, s.weight, s.weight_transferred, s.failed,
-                        s.empty_hypothesis, [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords)
-                                             if k.matched is not None])
+                        s.empty_hypothesis, s.size, s.not_in_lexicon,
+                        [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords) if k.matched is not None])
                        for s in results[name]]) for name in names]
     return keywords, systems, messages
 
@@ -294,13 +304,14 @@ def _unpack(packed: tuple) -> Scored:
     results = {}
     for name, lines in systems:
         out = []
-        for row, (index, counted, transferred, weight, weight_transferred, failed, empty, matches) in zip(missed, lines):
+        for row, (index, counted, transferred, weight, weight_transferred, failed, empty, size, not_in_lexicon,
+                  matches) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span in matches:
                 k = row[i]
                 found[i] = KeywordResult(k.keyword, k.equivalents, k.synonyms, k.in_lexicon, k.entry, k.lookup,
                                          matched, how, span, k.tried)
             out.append(SentenceResult(index, tuple(found), counted, transferred, weight, weight_transferred,
-                                      failed, empty))
+                                      failed, empty, size, not_in_lexicon))
         results[name] = out
     return results, messages

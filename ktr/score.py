@@ -54,6 +54,14 @@ class SentenceResult:
     weight_transferred: float = 0.0  # ... of the transferred ones
     failed: str | None = None       # why the source line could not be analysed; then no score
     empty_hypothesis: bool = False  # the output line is empty or only whitespace
+    #: keywords of the line and how many have no lexicon entry, kept when ``keywords`` is left
+    #: empty to save memory (a summary needs only the counts); None: count ``keywords``
+    size: int | None = None
+    not_in_lexicon: int | None = None
+
+    @property
+    def keyword_count(self) -> int:
+        return len(self.keywords) if self.size is None else self.size
 
     @property
     def score(self) -> float | None:
@@ -68,7 +76,7 @@ class SentenceResult:
 
     @property
     def missing(self) -> int:
-        return sum(not k.in_lexicon for k in self.keywords)
+        return sum(not k.in_lexicon for k in self.keywords) if self.not_in_lexicon is None else self.not_in_lexicon
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,7 +92,8 @@ def sentence_stats(index: int, results: Sequence[KeywordResult], missing_policy:
     counted = results if missing_policy == "miss" else [r for r in results if r.in_lexicon]
     w = [weights.get(r.keyword.cls, 1.0) for r in counted] if weights is not None else [1.0] * len(counted)
     found = [wi for wi, r in zip(w, counted) if r.matched is not None]
-    return SentenceResult(index, tuple(results), len(counted), len(found), sum(w), sum(found))
+    return SentenceResult(index, tuple(results), len(counted), len(found), sum(w), sum(found),
+                          size=len(results), not_in_lexicon=sum(not r.in_lexicon for r in results))
 
 
 def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
@@ -141,7 +150,6 @@ class SystemResult:
         return getattr(self, f"ktr_{self.aggregation}")
 
     def summary(self) -> dict[str, Any]:
-        kws = [k for s in self.sentences for k in s.keywords]
         return {
             "name": self.name,
             "ktr": self.ktr,
@@ -150,13 +158,13 @@ class SystemResult:
             "ktr_weighted": self.ktr_weighted,
             "sentences": len(self.sentences),
             "sentences_scored": sum(1 for s in self.sentences if s.counted),
-            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keywords and not s.failed),
+            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keyword_count and not s.failed),
             "sentences_failed": sum(1 for s in self.sentences if s.failed),
             "hypotheses_empty": sum(1 for s in self.sentences if s.empty_hypothesis),
-            "keywords": len(kws),
+            "keywords": sum(s.keyword_count for s in self.sentences),
             "keywords_counted": sum(s.counted for s in self.sentences),
             "transferred": sum(s.transferred for s in self.sentences),
-            "keywords_not_in_lexicon": sum(not k.in_lexicon for k in kws),
+            "keywords_not_in_lexicon": sum(s.missing for s in self.sentences),
             "bleu": self.bleu,
             "chrf": self.chrf,
         }

@@ -316,10 +316,13 @@ class Scorer:
         return sentences
 
     def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
-              references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source") -> Report:
+              references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source",
+              details: bool = True) -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
         ``references`` (optional) is a list of reference streams, each as long as ``sources``.
-        ``source_name`` names the source in warnings and errors (the CLI passes the file name)."""
+        ``source_name`` names the source in warnings and errors (the CLI passes the file name).
+        ``details=False`` keeps each line's counts but not its keywords' results: the same scores
+        and summary in far less memory, without per-sentence keyword output."""
         if isinstance(hypotheses, Mapping):
             systems = dict(hypotheses)
         else:
@@ -341,7 +344,7 @@ class Scorer:
                     f"line counts differ: source has {len(sources)} lines, {name} has {len(lines)}; "
                     "nothing was scored"
                 )
-        sentences, messages = score_lines(self, sources, systems, source_name, self.processes)
+        sentences, messages = score_lines(self, sources, systems, source_name, self.processes, details)
         for message in messages:
             warnings.warn(message, InputWarning, stacklevel=2)
         results = []

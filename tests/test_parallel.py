@@ -159,3 +159,17 @@ def test_ktr_run_analysing_with_two_jobs_writes_the_same_results(demo_run, tmp_p
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "r" / "results.json").read_text()) == json.loads((out / "results.json").read_text())
     assert list((tmp_path / "cache" / "analyses").iterdir())      # the two threads' analyses were stored
+
+
+@pytest.mark.parametrize("analyzer, jobs", [("kiwi", 1), ("mecab", 1), ("mecab", 2)])
+def test_counts_without_keyword_details_give_the_same_summary(monkeypatch, analyzer, jobs):
+    source, systems, references = corpus(3)
+    monkeypatch.setattr(parallel, "STRETCH", 16)
+    full = Scorer(Config(analyzer=analyzer)).score(source, systems, [references])
+    lean = Scorer(Config(analyzer=analyzer), jobs=jobs).score(source, systems, [references], details=False)
+    assert lean.to_dict() == full.to_dict()
+    summary = lean.systems[0].summary()
+    assert summary["keywords"] > 0 and summary["keywords_not_in_lexicon"] == full.systems[0].summary()["keywords_not_in_lexicon"]
+    for kept, whole in zip(lean.systems[0].sentences, full.systems[0].sentences):
+        assert kept.keywords == () and kept.keyword_count == len(whole.keywords) and kept.missing == whole.missing
+        assert (kept.counted, kept.transferred, kept.score) == (whole.counted, whole.transferred, whole.score)

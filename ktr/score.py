@@ -76,7 +76,9 @@ class SentenceResult:
 
     @property
     def missing(self) -> int:
-        return sum(not k.in_lexicon for k in self.keywords) if self.not_in_lexicon is None else self.not_in_lexicon
+        if self.not_in_lexicon is not None:
+            return self.not_in_lexicon
+        return sum(not k.in_lexicon for k in self.keywords)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -161,30 +161,27 @@ def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, 
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                initargs=(scorer.config, scorer.threads))
     try:
-        try:
-            next_one = 0
-            while next_one < len(stretches) or pending:
-                while next_one < len(stretches) and len(pending) < 2 * workers:   # keep workers fed
-                    a, b = stretches[next_one]
-                    pending[pool.submit(_work, a, sources[a:b], _cut(systems, a, b), name, details)] = next_one
-                    next_one += 1
-                if next_one < len(stretches):       # the parent scores one stretch itself
-                    a, b = stretches[next_one]
-                    parts[next_one] = score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name,
-                                                    details=details)
-                    next_one += 1
-                    done = [f for f in pending if f.done()]
-                else:
-                    done = list(wait(pending, return_when=FIRST_COMPLETED).done)
-                for future in done:
-                    parts[pending.pop(future)] = _unpack(future.result())
-        except Exception as exc:
-            for future in pending:
-                future.cancel()
-            if isinstance(exc, KtrError):
-                raise
-            raise KtrError(f"a worker process failed ({type(exc).__name__}: {exc}); "
-                           "run with --jobs 1 to see the error in this process") from None
+        next_one = 0
+        while next_one < len(stretches) or pending:
+            while next_one < len(stretches) and len(pending) < 2 * workers:   # keep workers fed
+                a, b = stretches[next_one]
+                pending[pool.submit(_work, a, sources[a:b], _cut(systems, a, b), name, details)] = next_one
+                next_one += 1
+            if next_one < len(stretches):       # the parent scores one stretch itself
+                a, b = stretches[next_one]
+                parts[next_one] = score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name,
+                                                details=details)
+                next_one += 1
+                done = [f for f in pending if f.done()]
+            else:
+                done = list(wait(pending, return_when=FIRST_COMPLETED).done)
+            for future in done:
+                parts[pending.pop(future)] = _unpack(future.result())
+    except KtrError:
+        raise
+    except Exception as exc:
+        raise KtrError(f"a worker process failed ({type(exc).__name__}: {exc}); "
+                       "run with --jobs 1 to see the error in this process") from None
     finally:
         # not waiting for the workers to free their tables and exit: this process goes on
         # meanwhile (the interpreter waits for them when it exits)
@@ -200,7 +197,8 @@ class AnalyzerPool:
     """An analyzer whose every batch is shared out among ``jobs`` worker processes (spawned),
     each with its own copy of analyzer ``name``, built as a scorer builds it (with the time
     limit ``timeout``, see :func:`~ktr.analyzers.process.build_analyzer`). ``ktr run --jobs N``
-    analyses a corpus this way before its variants are scored. Failed texts are reported like
+    analyses a corpus this way before its variants are scored, unless the analyzer has threads
+    of its own (:func:`split_jobs`). Failed texts are reported like
     the analyzer's own failures (:mod:`ktr.guard`); :meth:`close` stops the workers."""
 
     concurrent = True   # the workers analyse while this process waits
@@ -308,9 +306,7 @@ def _unpack(packed: tuple) -> Scored:
                   matches) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span in matches:
-                k = row[i]
-                found[i] = KeywordResult(k.keyword, k.equivalents, k.synonyms, k.in_lexicon, k.entry, k.lookup,
-                                         matched, how, span, k.tried)
+                found[i] = row[i].matched_as(matched, how, span)
             out.append(SentenceResult(index, tuple(found), counted, transferred, weight, weight_transferred,
                                       failed, empty, size, not_in_lexicon))
         results[name] = out

@@ -30,6 +30,12 @@ class KeywordResult(NamedTuple):
     def transferred(self) -> bool:
         return self.matched is not None
 
+    def matched_as(self, matched: str, how: str, span: tuple[int, int]) -> KeywordResult:
+        """This (unmatched) keyword's result once ``matched`` was found at output ``span`` by
+        stage ``how``."""
+        return KeywordResult(self.keyword, self.equivalents, self.synonyms, self.in_lexicon, self.entry,
+                             self.lookup, matched, how, span, self.tried)
+
     def to_dict(self) -> dict[str, Any]:
         k = self.keyword
         return {

@@ -23,7 +23,7 @@ from .guard import LineAnalysis, analyze_lines
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Entry, Lookup
-from .match import Candidate, Targets, match_sentence
+from .match import Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import Normalized, normalize_source
 from .parallel import fewer_gc_pauses, resolve_jobs, score_lines, split_jobs
@@ -44,13 +44,6 @@ def _explained(found: Lookup | None, target: Targets) -> tuple:
     :class:`~ktr.score.KeywordResult` from ``equivalents`` to ``lookup``."""
     return (target.equivalents or target.idioms, target.synonyms, found is not None,
             _entry_name(found.entry) if found and found.entry else None, found.via if found else None)
-
-
-def _transferred(missed: KeywordResult, cand: Candidate) -> KeywordResult:
-    """The result of a keyword that ``cand`` matched."""
-    m = missed
-    return KeywordResult(m.keyword, m.equivalents, m.synonyms, m.in_lexicon, m.entry, m.lookup,
-                         cand.equivalent, cand.how, (cand.start, cand.end), m.tried)
 
 
 def _tried(keyword: Keyword, target: Targets) -> tuple[str, ...]:
@@ -96,10 +89,9 @@ class Prepared:
     keywords: list[list[Keyword]]
     lookups: list[list[Lookup | None]]
     targets: list[list[Targets]]
-    tried: list[list[tuple[str, ...]]]   # per keyword: its targets besides equivalents, as text
+    missed: list[list[KeywordResult]]   # per keyword: its result as long as nothing matched it
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
-    missed: list[list[KeywordResult]] = field(default_factory=list)  # per keyword: its result if not matched
 
 
 class Scorer:
@@ -220,13 +212,12 @@ class Scorer:
         notes += [(n, f"not scored, the analysis failed: {a.failed}")
                   for n, (_, a) in enumerate(analysed, first_line) if a.failed]
         messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
-        keywords, lookups, targets, tried, missed = [], [], [], [], []
+        keywords, lookups, targets, missed = [], [], [], []
         known = self._known
         for norm, analysis in analysed:
             kws, units = self._keywords(norm, analysis)
             looked: list[Lookup | None] = []
             wanted: list[Targets] = []
-            shown: list[tuple[str, ...]] = []
             unmatched: list[KeywordResult] = []
             for i, k in enumerate(kws):
                 if i in units:
@@ -243,14 +234,12 @@ class Scorer:
                     found, target, also, said = known[key]
                 looked.append(found)
                 wanted.append(target)
-                shown.append(also)
                 unmatched.append(KeywordResult(k, *said, None, None, None, also))
             keywords.append(kws)
             lookups.append(looked)
             targets.append(wanted)
-            tried.append(shown)
             missed.append(unmatched)
-        return Prepared(keywords, lookups, targets, tried, [a.failed for _, a in analysed], messages, missed)
+        return Prepared(keywords, lookups, targets, missed, [a.failed for _, a in analysed], messages)
 
     def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
         """A line's keywords (offsets into the line as given) and its idiom units by position."""
@@ -308,7 +297,7 @@ class Scorer:
                                     self.config.transliteration_threshold, names)
             results = list(missed)      # then the transferred ones replaced
             for i, cand in chosen.items():
-                results[i] = _transferred(missed[i], cand)
+                results[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
             stats = sentence_stats(index, results, policy, self.config.class_weights)
             if why or not hyp.strip():
                 stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())

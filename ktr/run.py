@@ -172,8 +172,8 @@ def run_experiment(exp: Experiment, *, quiet: bool = False,
 
     ``analyzer_factory`` builds an analyzer by name (default: as the variant's config says, with
     its ``timeout``); ``analysis_cache`` is the folder of stored analyses (default: ``analyses/``
-    in ktr's cache folder); ``jobs`` > 1 analyses in that many worker processes
-    (:class:`~ktr.parallel.AnalyzerPool`)."""
+    in ktr's cache folder); ``jobs`` > 1 analyses on that many cores: in the analyzer's own
+    threads if it has them (Kiwi), else in worker processes (:class:`~ktr.parallel.AnalyzerPool`)."""
     pools: list[AnalyzerPool] = []
     try:
         return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools)
@@ -205,13 +205,11 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
             else:
                 check(config)
                 processes, threads = split_jobs(jobs, config)
-                if threads > 1:     # an analyzer with threads of its own: all of them analysing
-                    inner = build_analyzer(config.analyzer, config.timeout, jobs)
-                elif processes > 1:
+                if processes > 1 and threads == 1:
                     inner = AnalyzerPool(config.analyzer, processes, config.timeout)
                     pools.append(inner)
-                else:
-                    inner = build_analyzer(config.analyzer, config.timeout)
+                else:   # one job, or an analyzer with threads of its own: all of them analysing
+                    inner = build_analyzer(config.analyzer, config.timeout, jobs)
             analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis_cache)
             with progress.bar(f"analysing ({config.analyzer})", len(sources)) as bar:
                 analyzer.progress = lambda done, total, bar=bar: bar.set(done, total)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from sys import intern
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import yaml
@@ -48,6 +48,13 @@ class TagTable:
     suffix_tags: frozenset[str]
     suffix_forms: frozenset[str]
 
+    @cached_property
+    def wanted(self) -> dict[str, tuple[str | None, dict[str, str] | None]]:
+        """Tag -> (its keyword class, the classes it forms with a following tag) of every tag
+        that can start a keyword."""
+        return {tag: (self.tag_class.get(tag), self.roots.get(tag) or None)
+                for tag in {*self.tag_class, *(t for t, r in self.roots.items() if r)}}
+
     def class_of(self, tag: str) -> str | None:
         return self.tag_class.get(tag)
 
@@ -76,33 +83,36 @@ def load_tagset(name: str) -> TagTable:
 
 
 _NOUNISH = {"noun", "proper_noun"}
+_new = tuple.__new__   # builds a Keyword without its Python-level constructor
 
 
 def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] | set[str]) -> list[Keyword]:
     """The keywords of one analysed sentence, in source order."""
     out: list[Keyword] = []
-    tag_class, roots = table.tag_class, table.roots
+    wanted = table.wanted
     i, n = 0, len(morphemes)
     while i < n:
         m = morphemes[i]
-        cls = tag_class.get(m.tag)
-        derived = roots.get(m.tag)
-        if cls is None and not derived:     # particles, endings, punctuation: most morphemes
-            i += 1
+        i += 1
+        rule = wanted.get(m.tag)
+        if rule is None:        # particles, endings, punctuation: most morphemes
             continue
-        nxt = morphemes[i + 1] if i + 1 < n else None
-        lemma, end, used, base = m.lemma, m.end, 1, None
+        cls, derived = rule
+        nxt = morphemes[i] if i < n else None
+        lemma, end, base = m.lemma, m.end, None
         if derived and nxt is not None and nxt.tag in derived:
-            cls, lemma, end, used = derived[nxt.tag], m.form + nxt.form + "다", nxt.end, 2
+            cls, lemma, end = derived[nxt.tag], m.form + nxt.form + "다", nxt.end
+            i += 1
         elif cls in _NOUNISH and nxt is not None and nxt.tag in table.suffix_tags and nxt.form in table.suffix_forms:
-            lemma, end, used, base = m.lemma + nxt.form, nxt.end, 2, m.lemma
+            lemma, end, base = m.lemma + nxt.form, nxt.end, m.lemma
+            i += 1
         if cls is not None:
-            digits = _DIGITS.search(m.form) if cls in ("digits", "numeral") else None
-            if cls == "digits" or (digits is not None and digits.group() == m.form):
-                cls = "digits"
-                lemma = digits.group().replace(",", "") if digits else m.form
+            if cls == "digits" or cls == "numeral":
+                digits = _DIGITS.search(m.form)
+                if cls == "digits" or (digits is not None and digits.group() == m.form):
+                    cls = "digits"
+                    lemma = digits.group().replace(",", "") if digits else m.form
             if cls in classes and _CONTENT.search(lemma):
                 # interned: the same words recur on many lines, whose results are all kept
-                out.append(Keyword(intern(lemma), intern(m.tag), cls, m.start, end, base))
-        i += used
+                out.append(_new(Keyword, (intern(lemma), intern(m.tag), cls, m.start, end, base)))
     return out

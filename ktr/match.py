@@ -21,7 +21,8 @@ by augmenting paths, which is still optimal when the competing equivalents are s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
+from itertools import compress, repeat
 from operator import attrgetter
 from typing import NamedTuple, Sequence
 
@@ -85,61 +86,89 @@ def _by_first(phrases: Sequence[str]) -> Index:
     return index
 
 
-@dataclass
 class SentenceView:
-    """An output sentence as the stages see it: tokens, where each occurs, their base words."""
+    """An output sentence as the stages see it: its tokens, the words it holds as written or as
+    the base word of an inflected token, and where each word occurs (found when first asked)."""
 
-    tokens: Sequence[str]
-    positions: dict[str, list[int]]
-    bases: list[tuple[str, ...]]              # per token: base words it inflects (may be empty)
-    base_positions: dict[str, list[int]]
-    threshold: float = transliterate.DEFAULT_THRESHOLD   # of the transliteration stage
-    names: frozenset[str] | None = None   # words written capitalized; None: the output has no case
+    def __init__(self, tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
+                 threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None):
+        self.tokens = tokens
+        self.threshold = threshold      # of the transliteration stage
+        self.names = names      # words written capitalized; None: the output has no case
+        self.inflections = inflections or {}
+        positions: dict[str, list[int]] = {}   # word -> where it occurs as written
+        for i, token in enumerate(tokens):
+            if token in positions:
+                positions[token].append(i)
+            else:
+                positions[token] = [i]
+        self.positions = positions
+        self.words = words = frozenset(positions)
+        based: dict[str, list[str]] = {}     # base word -> the tokens that inflect it
+        if inflections:
+            get = inflections.get
+            for word in positions:
+                for base in get(word, ()):
+                    based.setdefault(base, []).append(word)
+        self.inflected_forms = based
+        #: every token and every base word of a token: where a phrase can start
+        self.present = words.union(based) if based else words
 
-    @cached_property
-    def present(self) -> frozenset[str]:
-        """Every token and every base word of a token: where a phrase can start."""
-        return frozenset(self.positions).union(self.base_positions)
+    def base_positions(self, word: str) -> list[int]:
+        """Where a token that inflects ``word`` occurs."""
+        forms = self.inflected_forms.get(word)
+        if not forms:
+            return []
+        if len(forms) == 1:
+            return self.positions[forms[0]]
+        return sorted(i for form in forms for i in self.positions[form])
+
+    def bases(self, i: int) -> tuple[str, ...]:
+        """The base words token ``i`` inflects (may be none)."""
+        return self.inflections.get(self.tokens[i], ())
 
     @cached_property
     def number_spans(self) -> list[numbers.Span]:
         """Number expressions of the output (computed when the number stage first asks)."""
-        return numbers.english_spans(self.tokens)
+        return numbers.english_spans(self.tokens) if numbers.may_hold_numbers(self.words) else []
 
-    @cached_property
-    def sounds(self) -> list[tuple[int, int, str]]:
-        """Sound keys of alphabetic tokens other than function words, and of adjacent pairs of
-        them (뉴욕 = "new york")."""
-        ok = [t.isalpha() and t not in _NOT_NAMES for t in self.tokens]
-        out = [(i, i + 1, transliterate.english_key(t)) for i, t in enumerate(self.tokens) if ok[i]]
-        out += [(i, i + 2, transliterate.english_key(self.tokens[i] + self.tokens[i + 1]))
-                for i in range(len(self.tokens) - 1) if ok[i] and ok[i + 1]]
+    def _sounds(self, names: frozenset[str] | None) -> list[tuple[int, int, str]]:
+        """Sound keys of alphabetic tokens other than function words (only those in ``names``
+        unless it is None), and of adjacent pairs of them (뉴욕 = "new york")."""
+        key, tokens = transliterate.english_key, self.tokens
+        ok = [t.isalpha() and t not in _NOT_NAMES and (names is None or t in names) for t in tokens]
+        out = [(i, i + 1, key(t)) for i, t in enumerate(tokens) if ok[i]]
+        out += [(i, i + 2, key(tokens[i] + tokens[i + 1])) for i in range(len(tokens) - 1) if ok[i] and ok[i + 1]]
+        return out
+
+    @staticmethod
+    def _by_length(sounds: list[tuple[int, int, str]]) -> dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]:
+        """Sound keys by length: the different keys of that length, and where each occurs (its
+        position in ``sounds``, its token span)."""
+        out: dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]] = {}
+        for i, (start, end, key) in enumerate(sounds):
+            keys, where = out.setdefault(len(key), ([], {}))
+            if key not in where:
+                keys.append(key)
+                where[key] = []
+            where[key].append((i, start, end))
         return out
 
     @cached_property
-    def sounds_by_length(self) -> dict[int, list[tuple[int, int, int, str]]]:
-        """:attr:`sounds` by key length, each with its position in that list."""
-        out: dict[int, list[tuple[int, int, int, str]]] = {}
-        for i, (start, end, key) in enumerate(self.sounds):
-            out.setdefault(len(key), []).append((i, start, end, key))
-        return out
+    def sounds_by_length(self) -> dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]:
+        """The sound keys of the output's words and pairs of words, by length (:meth:`_by_length`)."""
+        return self._by_length(self._sounds(None))
+
+    @cached_property
+    def name_sounds_by_length(self) -> dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]:
+        """The same of the words written capitalized only: all a proper noun may match (and all
+        words when the output has no case)."""
+        return self._by_length(self._sounds(self.names)) if self.names is not None else self.sounds_by_length
 
 
 def view(tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
          threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None) -> SentenceView:
-    bases = [inflections.get(t, ()) for t in tokens] if inflections else [() for _ in tokens]
-    base_positions: dict[str, list[int]] = {}
-    for i, bs in enumerate(bases):
-        for b in bs:
-            base_positions.setdefault(b, []).append(i)
-    return SentenceView(tokens, token_positions(tokens), bases, base_positions, threshold, names)
-
-
-def token_positions(tokens: Sequence[str]) -> dict[str, list[int]]:
-    positions: dict[str, list[int]] = {}
-    for i, tok in enumerate(tokens):
-        positions.setdefault(tok, []).append(i)
-    return positions
+    return SentenceView(tokens, inflections, threshold, names)
 
 
 def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: list[Candidate],
@@ -149,15 +178,14 @@ def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: l
     (at least one token an inflected form of its word: ``rooms`` for ``room``, ``went`` for
     ``go``), credited to stage ``inflected``. One pass serves the exact and inflection stages
     together, and the synonym or the idiom stage (both ways credited to it)."""
-    tokens, n, bases = v.tokens, len(v.tokens), v.bases
-    positions, base_positions = v.positions, v.base_positions
+    tokens, n, positions, forms = v.tokens, len(v.tokens), v.positions, v.inflected_forms
     for first in hits:
         here = positions.get(first, ())
-        based = base_positions.get(first, ()) if inflected else ()
-        for e_rank, equivalent, words in index[first]:
-            size = len(words)
+        based = v.base_positions(first) if inflected and first in forms else ()
+        for e_rank, equivalent, size_words in index[first]:
+            size = len(size_words)
             if size == 1:       # most phrases: a token is the word itself or one of its forms
-                if exact:
+                if exact and here:
                     order, how = exact
                     out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in here]
                 if based:
@@ -169,11 +197,12 @@ def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: l
                 end = start + size
                 if end > n:
                     continue
-                if tokens[start] == first and tuple(tokens[start:end]) == words:
+                if tokens[start] == first and tuple(tokens[start:end]) == size_words:
                     if exact:
                         order, how = exact
                         out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-                elif inflected and all(tokens[start + j] == w or w in bases[start + j] for j, w in enumerate(words)):
+                elif inflected and all(tokens[start + j] == w or w in v.bases(start + j)
+                                       for j, w in enumerate(size_words)):
                     order, how = inflected
                     out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
 
@@ -193,23 +222,22 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
     if not targets.sound:
         return []
     found = []
-    capitals = v.names if targets.name else None
+    groups = v.name_sounds_by_length if targets.name else v.sounds_by_length
     sound, threshold, similarity = targets.sound, v.threshold, transliterate.similarity
-    length, slack = len(sound), 1 - threshold
-    for size, keys in v.sounds_by_length.items():
+    length, slack, reaches = len(sound), 1 - threshold, threshold.__le__
+    for size, (keys, where) in groups.items():
         if abs(size - length) > slack * max(size, length) + 1e-9:
             continue                      # too different in length to reach the threshold
-        for i, start, end, key in keys:
-            sim = similarity(sound, key)
-            if sim >= threshold and (capitals is None or all(t in capitals for t in v.tokens[start:end])):
-                found.append((i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration",
-                                           (order, round((1 - sim) * 1000), start))))
-    return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of v.sounds
+        for key in compress(keys, map(reaches, map(similarity, repeat(sound), keys))):
+            rank = round((1 - similarity(sound, key)) * 1000)
+            found += [(i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)))
+                      for i, start, end in where[key]]
+    return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of the sounds
 
 
-def _components(cands: list[list[Candidate]]) -> list[list[int]]:
-    """Groups of keywords that compete for at least one output token."""
-    parent = list(range(len(cands)))
+def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
+    """Groups of keywords that compete for at least one output token, each in keyword order."""
+    parent = {k: k for k in cands}
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -218,7 +246,7 @@ def _components(cands: list[list[Candidate]]) -> list[list[int]]:
         return x
 
     owner: dict[int, int] = {}
-    for k, lst in enumerate(cands):
+    for k, lst in cands.items():
         for c in lst:
             for t in range(c.start, c.end):
                 if t in owner:
@@ -226,13 +254,12 @@ def _components(cands: list[list[Candidate]]) -> list[list[int]]:
                 else:
                     owner[t] = k
     groups: dict[int, list[int]] = {}
-    for k, lst in enumerate(cands):
-        if lst:
-            groups.setdefault(find(k), []).append(k)
+    for k in cands:
+        groups.setdefault(find(k), []).append(k)
     return list(groups.values())
 
 
-def _exact_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, Candidate]:
+def _exact_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
     best: dict[int, Candidate] = {}
     best_size = -1
     chosen: dict[int, Candidate] = {}
@@ -260,7 +287,7 @@ def _exact_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, C
     return best
 
 
-def _greedy_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, Candidate]:
+def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
     owner: dict[int, int] = {}          # token -> keyword
     chosen: dict[int, Candidate] = {}
 
@@ -304,18 +331,21 @@ def _greedy_assign(group: list[int], cands: list[list[Candidate]]) -> dict[int, 
 _RANK = attrgetter("rank")
 
 
-def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
-    """Choose at most one candidate per keyword, token-disjoint, maximising the count."""
+def assign(cands: dict[int, list[Candidate]] | list[list[Candidate]]) -> dict[int, Candidate]:
+    """Choose at most one candidate per keyword, token-disjoint, maximising the count.
+    ``cands``: keyword index → its candidates, in keyword order (or a list, one per keyword)."""
+    if isinstance(cands, list):
+        cands = {k: lst for k, lst in enumerate(cands) if lst}
     owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
     contested = False
-    for k, lst in enumerate(cands):
+    for k, lst in cands.items():
         if len(lst) > 1:
             lst.sort(key=_RANK)
         for c in lst:
             for t in range(c.start, c.end):
                 contested = owner.setdefault(t, k) != k or contested
     if not contested:       # the usual case: each keyword takes its preferred candidate
-        return {k: lst[0] for k, lst in enumerate(cands) if lst}
+        return {k: lst[0] for k, lst in cands.items()}
     result: dict[int, Candidate] = {}
     for group in _components(cands):
         if len(group) == 1:
@@ -325,6 +355,14 @@ def assign(cands: list[list[Candidate]]) -> dict[int, Candidate]:
         else:
             result.update(_greedy_assign(group, cands))
     return result
+
+
+@lru_cache(maxsize=64)
+def _stages(stages: tuple[str, ...]) -> tuple[tuple[int, str] | None, ...]:
+    """(order, name) of the exact, inflection, synonym, idiom, number and transliteration stages
+    (None for a stage not used)."""
+    kinds = {name: (order, name) for order, name in enumerate(stages)}
+    return tuple(kinds.get(name) for name in ("exact", "inflection", "synonym", "idiom", "number", "transliteration"))
 
 
 def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
@@ -338,15 +376,11 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     matches; ``threshold`` is the transliteration stage's minimum sound-key similarity and
     ``names`` the words the output writes capitalized (:func:`ktr.english.capitalized_words`).
     """
-    v = view(tokens, inflections, threshold, names)
-    # as sets: a set operation with a set walks the smaller side, with dict keys all of them
-    words, present = frozenset(v.positions), v.present
-    kinds: dict[str, tuple[int, str]] = {name: (order, name) for order, name in enumerate(stages)}
-    exact, inflected = kinds.get("exact"), kinds.get("inflection")
-    synonym, idiom = kinds.get("synonym"), kinds.get("idiom")
-    lexical = present if inflected else words      # where an equivalent can start
-    number, sound = kinds.get("number"), kinds.get("transliteration")
-    cands: list[list[Candidate]] = []
+    exact, inflected, synonym, idiom, number, sound = _stages(tuple(stages))
+    v = SentenceView(tokens, inflections, threshold, names)
+    present = v.present
+    lexical = present if inflected else v.words     # where an equivalent can start
+    cands: dict[int, list[Candidate]] = {}
     for k, t in enumerate(targets):
         lst: list[Candidate] = []
         if not t.firsts.isdisjoint(present):
@@ -367,5 +401,6 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
             lst += number_stage(k, t, v, number[0])
         if t.sound and sound:
             lst += transliteration_stage(k, t, v, sound[0])
-        cands.append(lst)
+        if lst:
+            cands[k] = lst
     return assign(cands)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .analyzers.base import Morpheme
 from .keywords import Keyword
@@ -139,9 +139,12 @@ def _is_number(kw: Keyword) -> bool:
 
 def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
     """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
-    numeric = [k.cls in NUMBER_CLASSES and _is_number(k) for k in keywords]
+    numeric = [k.cls in NUMBER_CLASSES for k in keywords]
     if not any(numeric):
         return keywords         # most sentences: no number to group
+    numeric = [is_class and _is_number(k) for is_class, k in zip(numeric, keywords)]
+    if not any(numeric):
+        return keywords
     out: list[Keyword] = []
     i = 0
     while i < len(keywords):
@@ -226,6 +229,14 @@ class Span:
     start: int
     end: int
     keys: frozenset[str]
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def may_hold_numbers(words: Iterable[str]) -> bool:
+    """Whether tokens with these words can hold a number expression (a quick test first)."""
+    return not _NUMBER_WORDS.isdisjoint(words) or _DIGIT.search("".join(words)) is not None
 
 
 def english_spans(tokens: Sequence[str]) -> list[Span]:

@@ -28,7 +28,6 @@ import os
 import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .errors import ConfigError, KtrError
@@ -126,9 +125,7 @@ def score_stretch(scorer: Scorer, first: int, sources: Sequence[str], systems: M
     """One stretch starting at line index ``first``: analysed (unless given), prepared, matched;
     without ``details``, its results keep only their counts (see :func:`score_lines`)."""
     prepared = scorer.prepare_analysed(analysed or scorer.analyse(sources), name, first + 1)
-    found = {system: scorer.match_lines(prepared, lines, first) for system, lines in systems.items()}
-    if not details:
-        found = {system: [replace(s, keywords=()) for s in sentences] for system, sentences in found.items()}
+    found = {system: scorer.match_lines(prepared, lines, first, details) for system, lines in systems.items()}
     return found, prepared.warnings
 
 

@@ -6,7 +6,7 @@ micro averages (and later bootstrap resampling) are computed from those numbers 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from .keywords import Keyword
 
@@ -95,13 +95,31 @@ class SentenceResult:
         }
 
 
-def sentence_stats(index: int, results: Sequence[KeywordResult], missing_policy: str,
-                   weights: Mapping[str, float] | None = None) -> SentenceResult:
-    counted = results if missing_policy == "miss" else [r for r in results if r.in_lexicon]
-    w = [weights.get(r.keyword.cls, 1.0) for r in counted] if weights is not None else [1.0] * len(counted)
-    found = [wi for wi, r in zip(w, counted) if r.matched is not None]
-    return SentenceResult(index, tuple(results), len(counted), len(found), sum(w), sum(found),
-                          size=len(results), not_in_lexicon=sum(not r.in_lexicon for r in results))
+class LineCounts(NamedTuple):
+    """What a line's statistics need of its keywords, whatever the output: the weight of each
+    keyword that counts (None for one that does not), and the line's totals."""
+
+    weights: tuple[float | None, ...]
+    counted: int
+    weight: float
+    size: int
+    not_in_lexicon: int
+
+
+def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int) -> LineCounts:
+    """A line's :class:`LineCounts` from each keyword's weight (None: it does not count)."""
+    counted = [w for w in weights if w is not None]
+    return LineCounts(weights, len(counted), sum(counted), len(weights), not_in_lexicon)
+
+
+def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
+                    results: tuple[KeywordResult, ...] = ()) -> SentenceResult:
+    """A line's result from its counts and the indexes of its transferred keywords; ``results``
+    (its keywords' results) may be left empty to save memory."""
+    weights = counts.weights
+    found = [weights[k] for k in sorted(transferred) if weights[k] is not None]
+    return SentenceResult(index, results, counts.counted, len(found), counts.weight, sum(found),
+                          size=counts.size, not_in_lexicon=counts.not_in_lexicon)
 
 
 def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:

@@ -27,11 +27,14 @@ from .match import Targets, match_sentence
 from .metrics import reference_metrics
 from .normalize import Normalized, normalize_source
 from .parallel import fewer_gc_pauses, resolve_jobs, score_lines, split_jobs
-from .score import KeywordResult, SentenceResult, Signature, SystemResult, sentence_stats
+from .score import KeywordResult, LineCounts, SentenceResult, Signature, SystemResult, line_counts, sentence_result
 from .transliterate import is_hangul, romanize, sound_key
 
 if TYPE_CHECKING:
     from .significance import Estimate
+
+
+_new = tuple.__new__   # builds a named tuple without its Python-level constructor
 
 
 def _entry_name(entry: Entry) -> str:
@@ -90,6 +93,7 @@ class Prepared:
     lookups: list[list[Lookup | None]]
     targets: list[list[Targets]]
     missed: list[list[KeywordResult]]   # per keyword: its result as long as nothing matched it
+    counts: list[LineCounts]            # per line: what its statistics need besides the matches
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
 
@@ -133,9 +137,9 @@ class Scorer:
                 self.idioms = IdiomTable.from_files(self.config.idioms)
             if "inflection" in self.config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
-        #: (lemma, tag, class, base) -> look-up, targets, explanation, the rest of an unmatched
-        #: result (:func:`_explained`): words repeat across lines
-        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple[str, ...], tuple]] = {}
+        #: (lemma, tag, class, base) -> look-up, targets, the rest of an unmatched result, weight
+        #: (:meth:`_unmatched`): words repeat across lines
+        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, tuple, float | None]] = {}
 
     def _inflection_table(self) -> dict[str, tuple[str, ...]]:
         from .english import phrase
@@ -212,34 +216,43 @@ class Scorer:
         notes += [(n, f"not scored, the analysis failed: {a.failed}")
                   for n, (_, a) in enumerate(analysed, first_line) if a.failed]
         messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
-        keywords, lookups, targets, missed = [], [], [], []
+        keywords, lookups, targets, missed, counts = [], [], [], [], []
         known = self._known
         for norm, analysis in analysed:
             kws, units = self._keywords(norm, analysis)
             looked: list[Lookup | None] = []
             wanted: list[Targets] = []
             unmatched: list[KeywordResult] = []
+            weights: list[float | None] = []
             for i, k in enumerate(kws):
                 if i in units:
                     found: Lookup | None = Lookup(None, units[i].english, "idiom")
                     target = Targets(idioms=found.equivalents)
-                    also = _tried(k, target)
-                    said = _explained(found, target)
-                else:       # the same word again: its look-up and targets are already known
+                    rest, weight = self._unmatched(k, found, target)
+                else:       # the same word again: its look-up, targets and the rest are known
                     key = (k.lemma, k.tag, k.cls, k.base)
                     if key not in known:
                         found = self._lookup(k)
                         target = self._targets(k, found)
-                        known[key] = (found, target, _tried(k, target), _explained(found, target))
-                    found, target, also, said = known[key]
+                        known[key] = (found, target, *self._unmatched(k, found, target))
+                    found, target, rest, weight = known[key]
                 looked.append(found)
                 wanted.append(target)
-                unmatched.append(KeywordResult(k, *said, None, None, None, also))
+                unmatched.append(_new(KeywordResult, (k, *rest)))
+                weights.append(weight)
             keywords.append(kws)
             lookups.append(looked)
             targets.append(wanted)
             missed.append(unmatched)
-        return Prepared(keywords, lookups, targets, missed, [a.failed for _, a in analysed], messages)
+            counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched)))
+        return Prepared(keywords, lookups, targets, missed, counts, [a.failed for _, a in analysed], messages)
+
+    def _unmatched(self, keyword: Keyword, found: Lookup | None, target: Targets) -> tuple[tuple, float | None]:
+        """What a keyword's result holds besides the keyword as long as nothing matched it, and
+        its weight in the line's score (None when it does not count)."""
+        rest = (*_explained(found, target), None, None, None, _tried(keyword, target))
+        counts = found is not None or self.config.missing_in_lexicon == "miss"
+        return rest, self.config.class_weights.get(keyword.cls, 1.0) if counts else None
 
     def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
         """A line's keywords (offsets into the line as given) and its idiom units by position."""
@@ -284,21 +297,25 @@ class Scorer:
             sentences = self.match_lines(prepared, hypotheses)
         return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
 
-    def match_lines(self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0) -> list[SentenceResult]:
+    def match_lines(self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0,
+                    details: bool = True) -> list[SentenceResult]:
         """Per line, the keywords of ``prepared`` matched against the output line; sentence
-        indexes count from ``first`` (a stretch of a longer corpus)."""
+        indexes count from ``first`` (a stretch of a longer corpus). Without ``details`` each
+        line's result keeps its counts but not its keywords' results."""
         sentences = []
-        policy = self.config.missing_in_lexicon
         failed = prepared.failed or [None] * len(hypotheses)
-        rows = zip(prepared.targets, prepared.missed, hypotheses, failed)
-        for index, (targets, missed, hyp, why) in enumerate(rows, first):
+        rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed)
+        matching, inflections, threshold = self.config.matching, self._inflections, self.config.transliteration_threshold
+        for index, (targets, missed, counts, hyp, why) in enumerate(rows, first):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
-            chosen = match_sentence(targets, tokenize(hyp), self.config.matching, self._inflections,
-                                    self.config.transliteration_threshold, names)
-            results = list(missed)      # then the transferred ones replaced
-            for i, cand in chosen.items():
-                results[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
-            stats = sentence_stats(index, results, policy, self.config.class_weights)
+            chosen = match_sentence(targets, tokenize(hyp), matching, inflections, threshold, names)
+            results: tuple[KeywordResult, ...] = ()
+            if details:
+                found = list(missed)      # then the transferred ones replaced
+                for i, cand in chosen.items():
+                    found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
+                results = tuple(found)
+            stats = sentence_result(index, counts, chosen, results)
             if why or not hyp.strip():
                 stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())
             sentences.append(stats)

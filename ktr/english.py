@@ -15,6 +15,7 @@ from functools import lru_cache
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _DOTTED = re.compile(r"\b(?:[^\W\d_]\.){2,}")   # U.S., U.N., e.g.
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
+_DIGIT = re.compile(r"\d")
 
 
 def _normalize_number(token: str) -> str:
@@ -33,9 +34,10 @@ def tokenize(text: str) -> tuple[str, ...]:
     text = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # ASCII is NFKC
     text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text)
     text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", text)
-    return tuple(
-        _normalize_number(t) if t[0].isdigit() else t for t in _TOKEN.findall(text)
-    )
+    tokens = _TOKEN.findall(text)
+    if not _DIGIT.search(text):
+        return tuple(tokens)
+    return tuple(_normalize_number(t) if t[0].isdigit() else t for t in tokens)
 
 
 _CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")

@@ -13,10 +13,11 @@ else the machine was doing; on a shared virtual machine a single timing varies b
 
 * raw analyzer: the backend's own Python API on every line, model already loaded (Kiwi's batch
   API with one worker thread and ktr's options; mecab-ko's ``Tagger.parse``; KoNLPy's ``pos``);
-* ktr end-to-end: ``Scorer.score`` on the same lines, after the scorer is built and has scored
-  10 lines (normalizing, analysis, keywords, look-up, matching, aggregation), with ``--jobs 1``
-  and ``--jobs 2`` (the workers' start-up included); KoNLPy backends run as ktr runs them, in a
-  child process with a time limit;
+* ktr end-to-end: ``Scorer.score`` on the same lines as ``ktr score`` calls it (corpus and
+  per-line scores, not each keyword's result: ``details=False``), after the scorer is built and
+  has scored 10 lines (normalizing, analysis, keywords, look-up, matching, aggregation), with
+  ``--jobs 1`` and ``--jobs 2`` (the workers' start-up included); KoNLPy backends run as ktr
+  runs them, in a child process with a time limit;
 * rescoring from the analysis cache: the analyses stored on disk by a first run, read back by a
   fresh scorer that scores the output again (what a later ``ktr run`` does); and one further
   system matched against the source already prepared (what ``ktr run`` pays per system);
@@ -101,7 +102,7 @@ def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1) 
     loads its model on the first call); with ``jobs`` > 1 the workers' start-up is counted."""
     scorer = Scorer(Config(analyzer=name), jobs=jobs)
     scorer.score(source[:10], output[:10])
-    return timed(lambda: scorer.score(source, output))
+    return timed(lambda: scorer.score(source, output, details=False))
 
 
 def rescoring(name: str, source: list[str], output: list[str]) -> tuple[float, float]:
@@ -114,7 +115,7 @@ def rescoring(name: str, source: list[str], output: list[str]) -> tuple[float, f
         Scorer(Config(analyzer=name), analyzer=CachedAnalyzer(get_analyzer(name), directory=folder)).score(source, output)
         again = CachedAnalyzer(get_analyzer(name), directory=folder)
         scorer = Scorer(Config(analyzer=name), analyzer=again)
-        seconds = timed(lambda: scorer.score(source, output))
+        seconds = timed(lambda: scorer.score(source, output, details=False))
         prepared = scorer.prepare(source)
         further = timed(lambda: scorer.score_prepared(prepared, "other", other))
     assert again.analysed == 0, "every line should come from the cache"

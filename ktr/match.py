@@ -86,9 +86,14 @@ def _by_first(phrases: Sequence[str]) -> Index:
     return index
 
 
+#: sound keys by length: the different keys of that length, and where each occurs (its position
+#: in the list of sounds, its token span)
+SoundGroups = dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]
+
+
 class SentenceView:
-    """An output sentence as the stages see it: its tokens, the words it holds as written or as
-    the base word of an inflected token, and where each word occurs (found when first asked)."""
+    """An output sentence as the stages see it: its tokens, where each word occurs as written or
+    as the base word of an inflected token, and (when a stage first asks) its numbers and sounds."""
 
     def __init__(self, tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
                  threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None):
@@ -142,10 +147,8 @@ class SentenceView:
         return out
 
     @staticmethod
-    def _by_length(sounds: list[tuple[int, int, str]]) -> dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]:
-        """Sound keys by length: the different keys of that length, and where each occurs (its
-        position in ``sounds``, its token span)."""
-        out: dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]] = {}
+    def _by_length(sounds: list[tuple[int, int, str]]) -> SoundGroups:
+        out: SoundGroups = {}
         for i, (start, end, key) in enumerate(sounds):
             keys, where = out.setdefault(len(key), ([], {}))
             if key not in where:
@@ -155,20 +158,15 @@ class SentenceView:
         return out
 
     @cached_property
-    def sounds_by_length(self) -> dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]:
-        """The sound keys of the output's words and pairs of words, by length (:meth:`_by_length`)."""
+    def sounds_by_length(self) -> SoundGroups:
+        """The sound keys of the output's words and pairs of words, by length (:data:`SoundGroups`)."""
         return self._by_length(self._sounds(None))
 
     @cached_property
-    def name_sounds_by_length(self) -> dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]:
+    def name_sounds_by_length(self) -> SoundGroups:
         """The same of the words written capitalized only: all a proper noun may match (and all
         words when the output has no case)."""
         return self._by_length(self._sounds(self.names)) if self.names is not None else self.sounds_by_length
-
-
-def view(tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
-         threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None) -> SentenceView:
-    return SentenceView(tokens, inflections, threshold, names)
 
 
 def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: list[Candidate],

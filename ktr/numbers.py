@@ -139,12 +139,9 @@ def _is_number(kw: Keyword) -> bool:
 
 def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
     """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
-    numeric = [k.cls in NUMBER_CLASSES for k in keywords]
+    numeric = [k.cls in NUMBER_CLASSES and _is_number(k) for k in keywords]
     if not any(numeric):
         return keywords         # most sentences: no number to group
-    numeric = [is_class and _is_number(k) for is_class, k in zip(numeric, keywords)]
-    if not any(numeric):
-        return keywords
     out: list[Keyword] = []
     i = 0
     while i < len(keywords):

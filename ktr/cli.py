@@ -38,7 +38,7 @@ def _system_name(path: str, taken: set[str]) -> str:
 def cmd_score(args: argparse.Namespace) -> int:
     from .report import as_json, as_text, as_tsv
     from .scorer import Scorer
-    from .textio import check_same_length, read_lines
+    from .textio import check_counts, scan
 
     if args.sample:
         from . import sample
@@ -51,23 +51,27 @@ def cmd_score(args: argparse.Namespace) -> int:
         if not args.src or not args.hyp:
             raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
         source_path, hyp_paths, ref_paths = args.src, args.hyp, args.ref or []
-    files = {source_path: read_lines(source_path)}
+    _check_bootstrap(args, len(hyp_paths))
+    # every file checked (encoding, line counts) before the scorer is built; then read as scored
+    scanned = {source_path: scan(source_path)}
     for path in [*hyp_paths, *ref_paths]:
-        files.setdefault(path, read_lines(path, allow_empty=True))
-    check_same_length(files, source_path)
+        scanned.setdefault(path, scan(path, allow_empty=True))
+    check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
     taken: set[str] = set()
-    systems = {_system_name(path, taken): files[path] for path in hyp_paths}
-    references = [files[path] for path in ref_paths]
-    sources = files[source_path]
+    systems = {_system_name(path, taken): scanned[path] for path in hyp_paths}
     scorer = Scorer(_config(args), jobs=args.jobs)
     details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
-    report = scorer.score(sources, systems, references or None, source_name=source_path, details=details)
-    if args.confidence or args.paired_bs:
-        _bootstrap(args, report, systems, references)
+    bootstrap = args.confidence or args.paired_bs
+    report = scorer.score_files(scanned[source_path], systems, [scanned[path] for path in ref_paths],
+                                details=details, statistics=bootstrap)
+    if bootstrap:
+        from .significance import bootstrap_report
+
+        report.estimates = bootstrap_report(report, args.bootstrap_resamples, args.seed, paired=args.paired_bs)
     if args.explain:
         from .report import as_explain
 
-        sys.stdout.write(as_explain(report, sources, systems))
+        sys.stdout.write(as_explain(report, list(scanned[source_path]), {n: list(f) for n, f in systems.items()}))
     elif args.format == "json":
         text = as_json(report, sentences=args.sentences)
         sys.stdout.write(text + "\n")
@@ -78,17 +82,15 @@ def cmd_score(args: argparse.Namespace) -> int:
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 
-def _bootstrap(args: argparse.Namespace, report, systems: dict[str, list[str]], references: list[list[str]]) -> None:
-    from .significance import bootstrap_report
-
+def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
+    if not (args.confidence or args.paired_bs):
+        return
     if args.format == "tsv":
         raise KtrError("--confidence and --paired-bs report corpus scores: use -f text or -f json")
-    if args.paired_bs and len(systems) < 2:
+    if args.paired_bs and systems < 2:
         raise KtrError("--paired-bs needs at least two systems (the first is the baseline)")
     if args.bootstrap_resamples < 1:
         raise KtrError(f"--bootstrap-resamples must be at least 1, got {args.bootstrap_resamples}")
-    report.estimates = bootstrap_report(report, systems, references, args.bootstrap_resamples, args.seed,
-                                        paired=args.paired_bs)
 
 
 def cmd_keywords(args: argparse.Namespace) -> int:

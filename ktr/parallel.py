@@ -1,9 +1,10 @@
 """Scoring a corpus stretch by stretch: analysis overlapped with matching, or spread over processes.
 
-A corpus is cut into stretches of up to ``STRETCH`` lines; each is analysed, looked up and matched
+A corpus comes as stretches of up to ``STRETCH`` lines (:class:`Stretch`: sliced from lists, or
+read from files as they are needed, :mod:`ktr.textio`); each is analysed, looked up and matched
 against every system, and the per-line results are put back together in line order, so the
-result is exactly that of scoring the lines one by one. Only a few stretches' analyses are held
-at a time.
+result is exactly that of scoring the lines one by one. Only a few stretches' lines and analyses
+are held at a time.
 
 * One process. When the analyzer works outside the Python interpreter lock (Kiwi's own worker
   threads, a KoNLPy analyzer in its child process), the next ``AHEAD`` stretches are analysed in
@@ -28,7 +29,8 @@ import os
 import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Mapping, Sequence
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import ConfigError, KtrError
 
@@ -51,6 +53,30 @@ AHEAD = 3
 
 #: per system, the results of a stretch's lines; and the stretch's input warnings
 Scored = tuple[dict[str, list["SentenceResult"]], list[str]]
+
+
+class Stretch(NamedTuple):
+    """Lines ``first`` to ``first + len(sources)`` of a corpus: the source's, each system's and
+    each reference stream's."""
+
+    first: int
+    sources: Sequence[str]
+    systems: Mapping[str, Sequence[str]]
+    references: Sequence[Sequence[str]] = ()
+
+
+def stretch_size(lines: int) -> int:
+    """Lines per stretch for a corpus of ``lines`` lines."""
+    return min(STRETCH, max(MIN_STRETCH, -(-lines // PIECES)))
+
+
+def sliced(sources: Sequence[str], systems: Mapping[str, Sequence[str]],
+           references: Sequence[Sequence[str]], size: int) -> Iterator[Stretch]:
+    """Lists of lines cut into stretches of ``size`` lines."""
+    for a in range(0, len(sources), size):
+        b = a + size
+        yield Stretch(a, sources[a:b], {name: lines[a:b] for name, lines in systems.items()},
+                      [r[a:b] for r in references])
 
 
 #: jobs (cores) a process takes when its analyzer analyses in threads of its own: its analysis
@@ -99,79 +125,77 @@ def fewer_gc_pauses():
         gc.set_threshold(*old)
 
 
-def score_lines(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                name: str, processes: int = 1, details: bool = True) -> Scored:
-    """Every system's per-line results on ``sources`` and the input warnings, in line order.
-    Without ``details`` the per-line results keep their counts but not their keywords, stretch
-    by stretch, so that memory grows by a few numbers a line, not by every keyword's result."""
-    size = min(STRETCH, max(MIN_STRETCH, -(-len(sources) // PIECES)))
-    stretches = [(a, min(a + size, len(sources))) for a in range(0, len(sources), size)]
+def score_lines(scorer: Scorer, stretches: Iterable[Stretch], name: str, processes: int = 1,
+                details: bool = True) -> Scored:
+    """Every system's per-line results on the ``stretches`` and the input warnings, in line
+    order. Without ``details`` the per-line results keep their counts but not their keywords,
+    stretch by stretch, so that memory grows by a few numbers a line, not by every keyword's
+    result."""
     with fewer_gc_pauses():
-        if processes > 1 and len(stretches) > 1:
-            parts = _in_processes(scorer, sources, systems, name, stretches, processes, details)
+        if processes > 1:
+            parts = _in_processes(scorer, iter(stretches), name, processes, details)
         else:
-            parts = _in_one_process(scorer, sources, systems, name, stretches, details)
-    results: dict[str, list[SentenceResult]] = {system: [] for system in systems}
+            parts = _in_one_process(scorer, iter(stretches), name, details)
+    results: dict[str, list[SentenceResult]] = {}
     messages: list[str] = []
     for found, notes in parts:
         for system, sentences in found.items():
-            results[system] += sentences
+            results.setdefault(system, []).extend(sentences)
         messages += notes
     return results, messages
 
 
-def score_stretch(scorer: Scorer, first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                  name: str, analysed=None, details: bool = True) -> Scored:
-    """One stretch starting at line index ``first``: analysed (unless given), prepared, matched;
-    without ``details``, its results keep only their counts (see :func:`score_lines`)."""
+def score_stretch(scorer: Scorer, stretch: Stretch, name: str, analysed=None, details: bool = True) -> Scored:
+    """One stretch: analysed (unless given), prepared, matched; without ``details``, its results
+    keep only their counts (see :func:`score_lines`)."""
+    first, sources, systems = stretch.first, stretch.sources, stretch.systems
     prepared = scorer.prepare_analysed(analysed or scorer.analyse(sources), name, first + 1)
     found = {system: scorer.match_lines(prepared, lines, first, details) for system, lines in systems.items()}
     return found, prepared.warnings
 
 
-def _in_one_process(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                    name: str, stretches: list[tuple[int, int]], details: bool) -> list[Scored]:
-    if not getattr(scorer.analyzer, "concurrent", False) or len(stretches) < 2:
-        return [score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, details=details)
-                for a, b in stretches]
+def _in_one_process(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool) -> list[Scored]:
+    if not getattr(scorer.analyzer, "concurrent", False):
+        return [score_stretch(scorer, stretch, name, details=details) for stretch in stretches]
     parts = []
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
         # AHEAD stretches queued for analysis, so the analyzer never waits for matching
-        pending = [ahead.submit(scorer.analyse, sources[a:b]) for a, b in stretches[:AHEAD]]
-        for i, (a, b) in enumerate(stretches):
-            analysed = pending.pop(0).result()
-            if i + AHEAD < len(stretches):
-                c, d = stretches[i + AHEAD]
-                pending.append(ahead.submit(scorer.analyse, sources[c:d]))
-            parts.append(score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name, analysed, details))
+        pending = [(s, ahead.submit(scorer.analyse, s.sources)) for s in islice(stretches, AHEAD)]
+        while pending:
+            stretch, analysis = pending.pop(0)
+            analysed = analysis.result()
+            for s in islice(stretches, 1):
+                pending.append((s, ahead.submit(scorer.analyse, s.sources)))
+            parts.append(score_stretch(scorer, stretch, name, analysed, details))
     return parts
 
 
-def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-                  name: str, stretches: list[tuple[int, int]], processes: int, details: bool) -> list[Scored]:
+def _in_processes(scorer: Scorer, stretches: Iterator[Stretch], name: str, processes: int,
+                  details: bool) -> list[Scored]:
     import multiprocessing
 
+    first = list(islice(stretches, 2))
+    if len(first) < 2:      # one stretch: not worth starting a worker
+        return _in_one_process(scorer, iter(first), name, details)
+    numbered = enumerate(chain(first, stretches))
     workers = processes - 1
-    parts: list[Scored | None] = [None] * len(stretches)
+    parts: dict[int, Scored] = {}
     pending: dict[Future, int] = {}
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                initargs=(scorer.config, scorer.threads))
     try:
-        next_one = 0
-        while next_one < len(stretches) or pending:
-            while next_one < len(stretches) and len(pending) < 2 * workers:   # keep workers fed
-                a, b = stretches[next_one]
-                pending[pool.submit(_work, a, sources[a:b], _cut(systems, a, b), name, details)] = next_one
-                next_one += 1
-            if next_one < len(stretches):       # the parent scores one stretch itself
-                a, b = stretches[next_one]
-                parts[next_one] = score_stretch(scorer, a, sources[a:b], _cut(systems, a, b), name,
-                                                details=details)
-                next_one += 1
+        more = True
+        while more or pending:
+            for i, s in islice(numbered, max(0, 2 * workers - len(pending))):   # keep workers fed
+                pending[pool.submit(_work, s.first, s.sources, s.systems, name, details)] = i
+            mine = next(numbered, None) if more else None
+            if mine is not None:        # the parent scores one stretch itself
+                parts[mine[0]] = score_stretch(scorer, mine[1], name, details=details)
                 done = [f for f in pending if f.done()]
             else:
-                done = list(wait(pending, return_when=FIRST_COMPLETED).done)
+                more = False
+                done = list(wait(pending, return_when=FIRST_COMPLETED).done) if pending else []
             for future in done:
                 parts[pending.pop(future)] = _unpack(future.result())
     except KtrError:
@@ -183,11 +207,7 @@ def _in_processes(scorer: Scorer, sources: Sequence[str], systems: Mapping[str, 
         # not waiting for the workers to free their tables and exit: this process goes on
         # meanwhile (the interpreter waits for them when it exits)
         pool.shutdown(wait=False, cancel_futures=True)
-    return [part for part in parts if part is not None]
-
-
-def _cut(systems: Mapping[str, Sequence[str]], a: int, b: int) -> dict[str, Sequence[str]]:
-    return {system: lines[a:b] for system, lines in systems.items()}
+    return [parts[i] for i in sorted(parts)]
 
 
 class AnalyzerPool:
@@ -271,7 +291,7 @@ def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str
           details: bool) -> tuple:
     assert _scorer is not None, "worker used before start-up"
     with fewer_gc_pauses():
-        return _pack(score_stretch(_scorer, first, sources, systems, name, details=details))
+        return _pack(score_stretch(_scorer, Stretch(first, sources, systems), name, details=details))
 
 
 # A stretch's results travel back from a worker as plain tuples, strings and numbers, which

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import warnings
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from . import __version__, numbers
 from .analyzers import Analyzer
@@ -24,10 +24,11 @@ from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Entry, Lookup
 from .match import Targets, match_sentence
-from .metrics import reference_metrics
+from .metrics import ReferenceScores
 from .normalize import Normalized, normalize_source
-from .parallel import fewer_gc_pauses, resolve_jobs, score_lines, split_jobs
+from .parallel import Stretch, fewer_gc_pauses, resolve_jobs, score_lines, sliced, split_jobs, stretch_size
 from .score import KeywordResult, LineCounts, SentenceResult, Signature, SystemResult, line_counts, sentence_result
+from .textio import TextFile, aligned, check_counts, scan
 from .transliterate import is_hangul, romanize, sound_key
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ class Report:
     #: bootstrap estimates per metric, one per system (``ktr score --confidence/--paired-bs``)
     estimates: dict[str, list[Estimate]] | None = None
     warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
+    #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``)
+    references: ReferenceScores | None = None
 
     def to_dict(self, sentences: bool = False) -> dict[str, Any]:
         systems = []
@@ -323,12 +326,13 @@ class Scorer:
 
     def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
               references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source",
-              details: bool = True) -> Report:
+              details: bool = True, statistics: bool = False) -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
         ``references`` (optional) is a list of reference streams, each as long as ``sources``.
         ``source_name`` names the source in warnings and errors (the CLI passes the file name).
         ``details=False`` keeps each line's counts but not its keywords' results: the same scores
-        and summary in far less memory, without per-sentence keyword output."""
+        and summary in far less memory, without per-sentence keyword output. ``statistics=True``
+        keeps sacreBLEU's statistics of every sentence in the report (for a bootstrap)."""
         if isinstance(hypotheses, Mapping):
             systems = dict(hypotheses)
         else:
@@ -340,26 +344,65 @@ class Scorer:
         if not sources:
             raise InputError(f"{source_name} is empty: nothing to score")
         if not any(line.strip() for line in sources):
-            raise InputError(f"{source_name} has {len(sources)} line(s) but none with text: nothing to score")
+            raise _blank(source_name, len(sources))
         references = list(references or [])
         for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
             if isinstance(lines, str):
                 raise InputError(f"{name}: expected a list of lines, not one string")
-            if len(lines) != len(sources):
-                raise InputError(
-                    f"line counts differ: source has {len(sources)} lines, {name} has {len(lines)}; "
-                    "nothing was scored"
-                )
-        sentences, messages = score_lines(self, sources, systems, source_name, self.processes, details)
+        check_counts([("source", len(sources)), *((name, len(lines)) for name, lines in systems.items()),
+                      *((f"reference {i + 1}", len(r)) for i, r in enumerate(references))])
+        stretches = sliced(sources, systems, references, stretch_size(len(sources)))
+        return self._score(stretches, list(systems), bool(references), source_name, details, statistics)
+
+    def score_files(self, source: str | TextFile, hypotheses: Mapping[str, str | TextFile],
+                    references: Sequence[str | TextFile] = (), *, details: bool = True,
+                    statistics: bool = False) -> Report:
+        """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
+        read a stretch at a time: memory does not grow with the files' length (only by each
+        line's counts, or with ``details`` its keywords' results). ``hypotheses`` maps system
+        names to files. Every file is checked (encoding, line counts) before anything is scored."""
+        src = source if isinstance(source, TextFile) else scan(source)
+        outs = {name: f if isinstance(f, TextFile) else scan(f, allow_empty=True) for name, f in hypotheses.items()}
+        refs = [f if isinstance(f, TextFile) else scan(f, allow_empty=True) for f in references]
+        if not outs:
+            raise InputError("no hypothesis given")
+        check_counts([(f.name, f.lines) for f in (src, *outs.values(), *refs)])
+        if not src.has_text:
+            raise _blank(src.name, src.lines)
+        size = stretch_size(src.lines)
+
+        def stretches() -> Iterator[Stretch]:
+            for n, (lines, *rest) in enumerate(aligned([src, *outs.values(), *refs], size)):
+                yield Stretch(n * size, lines, dict(zip(outs, rest[:len(outs)])), rest[len(outs):])
+
+        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics)
+
+    def _score(self, stretches: Iterable[Stretch], names: list[str], with_references: bool, source_name: str,
+               details: bool, statistics: bool) -> Report:
+        """Every stretch scored; BLEU and chrF summed stretch by stretch as the lines go by."""
+        metrics = ReferenceScores(keep=statistics) if with_references else None
+
+        def fed() -> Iterator[Stretch]:
+            for stretch in stretches:
+                for name, lines in stretch.systems.items():
+                    if metrics is not None:
+                        metrics.add(name, lines, stretch.references)
+                yield stretch
+
+        sentences, messages = score_lines(self, fed(), source_name, self.processes, details)
         for message in messages:
-            warnings.warn(message, InputWarning, stacklevel=2)
+            warnings.warn(message, InputWarning, stacklevel=3)
         results = []
         signatures = None
-        for name, lines in systems.items():
+        for name in names:
             result = SystemResult(name, sentences[name], self.config.aggregation, self.config.no_keywords)
-            if references:
-                metrics = reference_metrics(lines, references)
-                result.bleu, result.chrf = metrics["bleu"][0], metrics["chrf"][0]
-                signatures = {k: v[1] for k, v in metrics.items()}
+            if metrics is not None:
+                found = metrics.scores(name)
+                result.bleu, result.chrf = found["bleu"][0], found["chrf"][0]
+                signatures = {k: v[1] for k, v in found.items()}
             results.append(result)
-        return Report(self.signature, results, signatures, warnings=messages)
+        return Report(self.signature, results, signatures, warnings=messages, references=metrics)
+
+
+def _blank(name: str, lines: int) -> InputError:
+    return InputError(f"{name} has {lines} line(s) but none with text: nothing to score")

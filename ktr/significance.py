@@ -107,12 +107,17 @@ def ktr_statistic(system: SystemResult) -> Statistic:
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
     """(corpus score, :class:`Statistic`, the sacreBLEU metric object) of BLEU or chrF."""
-    from .metrics import sacrebleu_metric
+    from .metrics import sentence_statistics
 
-    metric = sacrebleu_metric(name)
-    stats = metric._extract_corpus_statistics(list(hypotheses), [list(r) for r in references])
+    stats, metric = sentence_statistics(name, hypotheses, references)
+    return statistic_of(metric, stats)
+
+
+def statistic_of(metric, stats: Sequence[Sequence[float]]):
+    """:func:`sacrebleu_statistic` from sacreBLEU's statistics of every sentence and the metric
+    object that extracted them."""
     score = metric._aggregate_and_compute(stats).score
-    array = np.array(stats, dtype=float).reshape(len(hypotheses), -1)
+    array = np.array(stats, dtype=float).reshape(len(stats), -1)
     return score, SumStatistic(array, lambda row: metric._compute_score_from_stats(list(row)).score), metric
 
 
@@ -200,22 +205,23 @@ def signature_extra(resamples: int, seed: int) -> dict[str, str]:
     return {"bs": str(resamples), "seed": str(seed)}
 
 
-def bootstrap_report(report, outputs: dict[str, Sequence[str]], references: Sequence[Sequence[str]],
-                     resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                      paired: bool = False) -> dict[str, list[Estimate]]:
     """Intervals (and with ``paired``, p-values against the first system) for a
-    :class:`~ktr.scorer.Report`: KTR, and BLEU and chrF when there are references.
+    :class:`~ktr.scorer.Report`: KTR, and BLEU and chrF when it was scored with references and
+    ``statistics=True`` (each sentence's sacreBLEU statistics kept).
 
     Records the resample count and seed in the report's signatures, as sacreBLEU does.
     """
-    from .metrics import SACREBLEU_METRICS
-
     scores = {"ktr": [s.ktr for s in report.systems]}
     statistics = {"ktr": [ktr_statistic(s) for s in report.systems]}
-    for name in SACREBLEU_METRICS if references else ():
+    from .metrics import SACREBLEU_METRICS
+
+    kept = report.references if report.references is not None and report.references.keep else None
+    for name in SACREBLEU_METRICS if kept else ():
         scores[name], statistics[name] = [], []
         for s in report.systems:
-            score, statistic, metric = sacrebleu_statistic(name, outputs[s.name], references)
+            score, statistic, metric = statistic_of(kept.metric(name), kept.statistics(s.name, name))
             scores[name].append(score)
             statistics[name].append(statistic)
         metric.n_bootstrap, metric.seed = resamples, seed

@@ -2,65 +2,178 @@
 
 Only ``\\n`` ends a line (as ``wc -l`` counts); a trailing ``\\r`` (CRLF files) and a UTF-8
 byte-order mark are removed. Invalid UTF-8 is an error naming the file, line and byte offset.
+
+Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
+:func:`aligned`): a first pass counts the lines and checks the encoding in blocks of
+``BLOCK`` bytes, so that a bad file is refused before any work, and the lines are then read a
+stretch at a time, in step across files, so memory does not grow with the files' length.
 """
 from __future__ import annotations
 
+import codecs
 import os
+from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
+from typing import Iterator, Sequence
 
 from .errors import InputError
+
+BOM = b"\xef\xbb\xbf"
+#: bytes read at a time by :func:`scan`
+BLOCK = 1 << 20
 
 
 def split_lines(data: bytes, name: str) -> list[str]:
     """Decode ``data`` as UTF-8 and split it into lines on ``\\n`` only."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if data.startswith(BOM):
+        data = data[len(BOM):]
     raw_lines = data.split(b"\n")
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()  # the final newline ends the last line, it does not open a new one
-    lines = []
-    for number, raw in enumerate(raw_lines, 1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line "
-                f"(byte 0x{raw[exc.start]:02x})"
-            ) from None
-    return lines
+    return [_decode(raw, name, number) for number, raw in enumerate(raw_lines, 1)]
+
+
+def _decode(raw: bytes, name: str, number: int) -> str:
+    """Line ``number`` of file ``name`` (without its ``\\n``), its trailing ``\\r`` removed."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line "
+            f"(byte 0x{raw[exc.start]:02x})"
+        ) from None
+
+
+def _checked(path: str | os.PathLike) -> Path:
+    name, p = str(path), Path(path)
+    if not p.exists():
+        raise InputError(f"{name}: no such file")
+    if p.is_dir():
+        raise InputError(f"{name}: is a directory, expected a text file")
+    return p
+
+
+def _stdin() -> list[str]:
+    import sys
+
+    return split_lines(sys.stdin.buffer.read(), "-")
 
 
 def read_lines(path: str | os.PathLike, *, allow_empty: bool = False) -> list[str]:
     """Read a UTF-8 text file as a list of lines; see the module docstring for the rules."""
     name = str(path)
-    p = Path(path)
     if name == "-":
-        import sys
-
-        data = sys.stdin.buffer.read()
+        lines = _stdin()
     else:
-        if not p.exists():
-            raise InputError(f"{name}: no such file")
-        if p.is_dir():
-            raise InputError(f"{name}: is a directory, expected a text file")
         try:
-            data = p.read_bytes()
+            lines = split_lines(_checked(path).read_bytes(), name)
         except OSError as exc:
             raise InputError(f"{name}: cannot read: {exc.strerror}") from None
-    lines = split_lines(data, name)
     if not lines and not allow_empty:
         raise InputError(f"{name}: file is empty")
     return lines
 
 
+@dataclass(frozen=True)
+class TextFile:
+    """A checked input file (:func:`scan`): its line count, whether any line has text, and its
+    lines on demand (standard input, which cannot be read twice, is held in memory)."""
+
+    name: str
+    lines: int
+    has_text: bool
+    held: tuple[str, ...] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        if self.held is not None:
+            return iter(self.held)
+        return _stream(self.name)
+
+
+def _stream(name: str) -> Iterator[str]:
+    try:
+        with open(name, "rb") as fh:
+            for number, raw in enumerate(fh, 1):
+                if number == 1 and raw.startswith(BOM):
+                    if raw == BOM:      # nothing after it: no line
+                        return
+                    raw = raw[len(BOM):]
+                yield _decode(raw[:-1] if raw.endswith(b"\n") else raw, name, number)
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror}") from None
+
+
+def scan(path: str | os.PathLike, *, allow_empty: bool = False) -> TextFile:
+    """Check a UTF-8 text file without holding it: count its lines, find its first invalid
+    byte (an error naming the line, as :func:`read_lines` gives) and whether any line has text."""
+    name = str(path)
+    if name == "-":
+        held = _stdin()
+        found = TextFile(name, len(held), any(line.strip() for line in held), tuple(held))
+    else:
+        found = _scan(_checked(path), name)
+    if not found.lines and not allow_empty:
+        raise InputError(f"{name}: file is empty")
+    return found
+
+
+def _scan(p: Path, name: str) -> TextFile:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    newlines, last, has_text = 0, b"", False
+    try:
+        with p.open("rb") as fh:
+            head = fh.read(len(BOM))
+            block = b"" if head == BOM else head
+            while block := block + fh.read(BLOCK):
+                newlines += block.count(b"\n")
+                last = block[-1:]
+                try:
+                    text = decoder.decode(block)
+                    has_text = has_text or bool(text) and not text.isspace()
+                except UnicodeDecodeError:
+                    break
+                block = b""
+            else:
+                try:
+                    decoder.decode(b"", final=True)     # a character cut short at the end
+                except UnicodeDecodeError:
+                    pass
+                else:
+                    return TextFile(name, newlines + (last not in (b"", b"\n")), has_text)
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror}") from None
+    for _ in _stream(name):     # the decoder failed: reading line by line names the line
+        pass
+    raise InputError(f"{name}: invalid UTF-8")  # not reached unless the file changed meanwhile
+
+
+def aligned(files: Sequence[TextFile], size: int) -> Iterator[list[list[str]]]:
+    """The lines of ``files`` (as many in each: :func:`check_counts`) in step, ``size``
+    lines at a time: per stretch, a list of lines per file."""
+    streams = [iter(f) for f in files]
+    while True:
+        stretch = [list(islice(lines, size)) for lines in streams]
+        if len({len(part) for part in stretch}) > 1:
+            short = min(range(len(files)), key=lambda i: len(stretch[i]))
+            raise InputError(f"{files[short].name}: ended early, it changed while it was read")
+        if not stretch[0]:
+            return
+        yield stretch
+
+
+def check_counts(counts: Sequence[tuple[str, int]]) -> None:
+    """Raise InputError unless every (name, line count) has the count of the first (the source)."""
+    first, expected = counts[0]
+    for name, n in counts[1:]:
+        if n != expected:
+            raise InputError(
+                f"line counts differ: {first} has {expected} lines, {name} has {n}; nothing was scored"
+            )
+
+
 def check_same_length(named: dict[str, list[str]], reference_name: str) -> None:
     """Raise InputError unless every list in ``named`` has as many lines as ``reference_name``."""
-    expected = len(named[reference_name])
-    for name, lines in named.items():
-        if len(lines) != expected:
-            raise InputError(
-                f"line counts differ: {reference_name} has {expected} lines, "
-                f"{name} has {len(lines)}; nothing was scored"
-            )
+    check_counts([(reference_name, len(named[reference_name])), *((n, len(v)) for n, v in named.items())])

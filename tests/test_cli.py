@@ -133,6 +133,14 @@ def test_invalid_utf8(files):
     assert_clean_error(ktr("score", "-s", src, "-t", bad), "bad.en:2: invalid UTF-8 at byte 3")
 
 
+def test_source_from_standard_input_scores_as_the_file(files):
+    src, hyp, _ = files
+    piped = subprocess.run([sys.executable, "-m", "ktr.cli", "score", "-s", "-", "-t", str(hyp), "-f", "json"],
+                           cwd=ROOT, input=src.read_bytes(), capture_output=True)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.decode() == ktr("score", "-s", src, "-t", hyp, "-f", "json").stdout
+
+
 def test_crlf_and_bom_give_the_same_scores(files):
     src, hyp, tmp = files
     crlf = tmp / "crlf.en"

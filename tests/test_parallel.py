@@ -53,7 +53,49 @@ def test_stretches_and_look_ahead_thread_give_the_plain_result(kiwi, monkeypatch
     assert report.warnings == expected
 
 
+def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, monkeypatch):
+    from ktr.significance import bootstrap_report
+
+    source, systems, references = corpus(3)
+    monkeypatch.setattr(parallel, "STRETCH", 7)
+    scorer = Scorer(Config(), analyzer=kiwi)
+    src = tmp_path / "src.ko"
+    src.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(source).encode())    # BOM, CRLF, no final newline
+    files = {name: tmp_path / f"{name}.en" for name in systems}
+    for name, path in files.items():
+        path.write_text("\n".join(systems[name]) + "\n", encoding="utf-8")
+    ref = tmp_path / "ref.en"
+    ref.write_text("\n".join(references) + "\n", encoding="utf-8")
+    listed = scorer.score(source, systems, [references, systems["fluent"]], source_name=str(src), statistics=True)
+    with pytest.warns(InputWarning) as caught:
+        streamed = scorer.score_files(src, files, [ref, files["fluent"]], statistics=True)
+    assert [str(w.message) for w in caught] == listed.warnings and len(listed.warnings) == 20
+    assert streamed.to_dict(sentences=True) == listed.to_dict(sentences=True)
+    for report in (streamed, listed):
+        report.estimates = bootstrap_report(report, 100, 3, paired=True)
+    assert streamed.to_dict() == listed.to_dict() and set(streamed.estimates) == {"ktr", "bleu", "chrf"}
+
+
+def test_bleu_and_chrf_summed_by_stretch_are_sacrebleu_s_corpus_scores(monkeypatch):
+    from sacrebleu.metrics import BLEU, CHRF
+
+    from ktr import metrics
+
+    source, systems, references = corpus(3)
+    fluent, other = systems["fluent"], systems["wordsalad"]
+    found = metrics.ReferenceScores(keep=True)
+    for a in range(0, len(fluent), 7):
+        found.add("fluent", fluent[a:a + 7], [references[a:a + 7], other[a:a + 7]])
+    for name, metric in (("bleu", BLEU()), ("chrf", CHRF())):
+        whole = metric.corpus_score(fluent, [references, other])
+        assert found.scores("fluent")[name] == (round(whole.score, 4), str(metric.get_signature()))
+        monkeypatch.setattr(metrics, "STRETCH", 5)
+        stats, _ = metrics.sentence_statistics(name, fluent, [references, other])
+        assert stats == found.statistics("fluent", name) == metric._extract_corpus_statistics(fluent, [references, other])
+
+
 @pytest.mark.parametrize("analyzer, jobs, processes, threads", [
+
     ("mecab", 2, 2, 1),     # two processes
     ("kiwi", 2, 1, 2),      # one process, Kiwi analysing in two threads
     ("kiwi", 3, 2, 2),      # two processes, each with two Kiwi threads

@@ -1,7 +1,8 @@
 import pytest
 
 from ktr.errors import InputError
-from ktr.textio import read_lines, split_lines
+from ktr import textio
+from ktr.textio import aligned, check_counts, read_lines, scan, split_lines
 
 
 @pytest.mark.parametrize("data, expected", [
@@ -32,3 +33,56 @@ def test_missing_empty_and_directory(tmp_path):
     assert read_lines(empty, allow_empty=True) == []
     with pytest.raises(InputError, match="is a directory"):
         read_lines(tmp_path)
+
+
+@pytest.mark.parametrize("block", [1, 2, 5, 1 << 20])    # multibyte characters cut between blocks
+@pytest.mark.parametrize("data", [
+    b"a\nb\n", b"a\nb", b"a\r\nb\r\n", b"\xef\xbb\xbfa\nb\n", b"a\n\nb\n", "\ubc29\n\uc5f4\uc1e0 \u2028\n".encode(),
+    b"\n", b"  \n\t\n", b"\xef\xbb\xbf", b"",
+])
+def test_scan_and_stream_agree_with_reading_whole(tmp_path, monkeypatch, block, data):
+    monkeypatch.setattr(textio, "BLOCK", block)
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    whole = split_lines(data, str(path))
+    found = scan(path, allow_empty=True)
+    assert (found.lines, found.has_text, list(found)) == (len(whole), any(s.strip() for s in whole), whole)
+
+
+@pytest.mark.parametrize("block", [3, 1 << 20])
+@pytest.mark.parametrize("data, line", [(b"ok\nabc\xffdef\n", 2), (b"ok\nfine\n\xec\x97", 3)])  # bad; cut short
+def test_scan_names_the_line_of_invalid_utf8(tmp_path, monkeypatch, block, data, line):
+    monkeypatch.setattr(textio, "BLOCK", block)
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=rf"f\.txt:{line}: invalid UTF-8 at byte"):
+        scan(path)
+
+
+def test_scan_refuses_missing_empty_and_directory(tmp_path):
+    with pytest.raises(InputError, match="nope.txt: no such file"):
+        scan(tmp_path / "nope.txt")
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf")
+    with pytest.raises(InputError, match="bom.txt: file is empty"):
+        scan(bom)
+    with pytest.raises(InputError, match="is a directory"):
+        scan(tmp_path)
+
+
+def test_aligned_reads_files_in_step(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("".join(f"a{i}\n" for i in range(5)))
+    b.write_text("".join(f"b{i}\r\n" for i in range(5)))
+    files = [scan(a), scan(b), scan(a)]
+    assert list(aligned(files, 2)) == [[["a0", "a1"], ["b0", "b1"], ["a0", "a1"]],
+                                       [["a2", "a3"], ["b2", "b3"], ["a2", "a3"]],
+                                       [["a4"], ["b4"], ["a4"]]]
+    check_counts([(f.name, f.lines) for f in files])
+    c = tmp_path / "c"
+    c.write_text("c\n")
+    with pytest.raises(InputError, match=r"line counts differ: .*a has 5 lines, .*c has 1; nothing was scored"):
+        check_counts([(f.name, f.lines) for f in (scan(a), scan(c))])
+    b.write_text("b\n")     # changed after it was checked
+    with pytest.raises(InputError, match="b: ended early, it changed while it was read"):
+        list(aligned(files, 2))

@@ -23,7 +23,8 @@ else the machine was doing; on a shared virtual machine a single timing varies b
   system matched against the source already prepared (what ``ktr run`` pays per system);
 * sacreBLEU BLEU and chrF on the same English lines;
 * the whole ``ktr score`` command on the default analyzer: its peak resident memory on all lines
-  and its cold start on a 10-line file (median of three runs, Python start-up included).
+  with a reference (so BLEU and chrF are computed too) and its cold start on a 10-line file
+  (median of three runs, Python start-up included).
 
 KoNLPy's analyzers are slow (Kkma about 25 lines/s), so they run on the first ``--slow-lines``
 lines only, the raw ones each in a fresh process (a JVM of its own, as ktr's child process has).
@@ -207,7 +208,8 @@ def main() -> int:
         for label, lines in (("src.ko", source), ("hyp.en", english), ("src10.ko", source[:10]), ("hyp10.en", english[:10])):
             files[label] = Path(folder) / label
             files[label].write_text("\n".join(lines) + "\n", encoding="utf-8")
-        whole, rss = command(["score", "-s", str(files["src.ko"]), "-t", str(files["hyp.en"]), "-f", "json"])
+        whole, rss = command(["score", "-s", str(files["src.ko"]), "-t", str(files["hyp.en"]),
+                              "-r", str(files["hyp.en"]), "-f", "json"])
         starts = [command(["score", "-s", str(files["src10.ko"]), "-t", str(files["hyp10.en"])])[0] for _ in range(3)]
 
     for name in [n for n in names if n not in FAST]:
@@ -222,7 +224,7 @@ def main() -> int:
     print("|---|---:|---:|---:|---|")
     for what, n, seconds, ratio in rows:
         print(f"| {what} | {n} | {seconds:.2f} | {n / seconds:,.0f} | {ratio} |")
-    print(f"| `ktr score` whole command, default analyzer (kiwi) | {len(source)} | {whole:.2f} "
+    print(f"| `ktr score` whole command with a reference, default analyzer (kiwi) | {len(source)} | {whole:.2f} "
           f"| {len(source) / whole:,.0f} | peak RSS {rss / 1024:.0f} MB |")
     print(f"| `ktr score` cold start on a 10-line file (median of 3) | 10 | {statistics.median(starts):.2f} | | |")
     return 0

@@ -384,9 +384,8 @@ class Scorer:
 
         def fed() -> Iterator[Stretch]:
             for stretch in stretches:
-                for name, lines in stretch.systems.items():
-                    if metrics is not None:
-                        metrics.add(name, lines, stretch.references)
+                for name, lines in stretch.systems.items() if metrics is not None else ():
+                    metrics.add(name, lines, stretch.references)
                 yield stretch
 
         sentences, messages = score_lines(self, fed(), source_name, self.processes, details)

@@ -208,17 +208,19 @@ def signature_extra(resamples: int, seed: int) -> dict[str, str]:
 def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                      paired: bool = False) -> dict[str, list[Estimate]]:
     """Intervals (and with ``paired``, p-values against the first system) for a
-    :class:`~ktr.scorer.Report`: KTR, and BLEU and chrF when it was scored with references and
-    ``statistics=True`` (each sentence's sacreBLEU statistics kept).
+    :class:`~ktr.scorer.Report`: KTR, and BLEU and chrF when it was scored with references (then
+    with ``statistics=True``, which keeps each sentence's sacreBLEU statistics).
 
     Records the resample count and seed in the report's signatures, as sacreBLEU does.
     """
-    scores = {"ktr": [s.ktr for s in report.systems]}
-    statistics = {"ktr": [ktr_statistic(s) for s in report.systems]}
     from .metrics import SACREBLEU_METRICS
 
-    kept = report.references if report.references is not None and report.references.keep else None
-    for name in SACREBLEU_METRICS if kept else ():
+    kept = report.references
+    if kept is not None and not kept.keep:
+        raise ValueError("BLEU and chrF are resampled from each sentence's statistics: score with statistics=True")
+    scores = {"ktr": [s.ktr for s in report.systems]}
+    statistics = {"ktr": [ktr_statistic(s) for s in report.systems]}
+    for name in SACREBLEU_METRICS if kept is not None else ():
         scores[name], statistics[name] = [], []
         for s in report.systems:
             score, statistic, metric = statistic_of(kept.metric(name), kept.statistics(s.name, name))

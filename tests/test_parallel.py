@@ -74,6 +74,8 @@ def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, mon
     for report in (streamed, listed):
         report.estimates = bootstrap_report(report, 100, 3, paired=True)
     assert streamed.to_dict() == listed.to_dict() and set(streamed.estimates) == {"ktr", "bleu", "chrf"}
+    with pytest.raises(ValueError, match="score with statistics=True"):     # BLEU cannot be resampled
+        bootstrap_report(scorer.score(source, systems, [references]))
 
 
 def test_bleu_and_chrf_summed_by_stretch_are_sacrebleu_s_corpus_scores(monkeypatch):

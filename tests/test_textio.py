@@ -23,16 +23,18 @@ def test_invalid_utf8_names_file_line_and_byte():
         split_lines(b"ok\nabc\xffdef\n", "f.txt")
 
 
-def test_missing_empty_and_directory(tmp_path):
-    with pytest.raises(InputError, match="no such file"):
-        read_lines(tmp_path / "nope.txt")
+@pytest.mark.parametrize("read", [read_lines, scan])
+@pytest.mark.parametrize("nothing", [b"", b"\xef\xbb\xbf"])       # no bytes; a byte-order mark only
+def test_missing_empty_and_directory(tmp_path, read, nothing):
+    with pytest.raises(InputError, match="nope.txt: no such file"):
+        read(tmp_path / "nope.txt")
     empty = tmp_path / "empty.txt"
-    empty.write_bytes(b"")
+    empty.write_bytes(nothing)
     with pytest.raises(InputError, match="empty.txt: file is empty"):
-        read_lines(empty)
-    assert read_lines(empty, allow_empty=True) == []
+        read(empty)
+    assert list(read(empty, allow_empty=True)) == []
     with pytest.raises(InputError, match="is a directory"):
-        read_lines(tmp_path)
+        read(tmp_path)
 
 
 @pytest.mark.parametrize("block", [1, 2, 5, 1 << 20])    # multibyte characters cut between blocks
@@ -57,17 +59,6 @@ def test_scan_names_the_line_of_invalid_utf8(tmp_path, monkeypatch, block, data,
     path.write_bytes(data)
     with pytest.raises(InputError, match=rf"f\.txt:{line}: invalid UTF-8 at byte"):
         scan(path)
-
-
-def test_scan_refuses_missing_empty_and_directory(tmp_path):
-    with pytest.raises(InputError, match="nope.txt: no such file"):
-        scan(tmp_path / "nope.txt")
-    bom = tmp_path / "bom.txt"
-    bom.write_bytes(b"\xef\xbb\xbf")
-    with pytest.raises(InputError, match="bom.txt: file is empty"):
-        scan(bom)
-    with pytest.raises(InputError, match="is a directory"):
-        scan(tmp_path)
 
 
 def test_aligned_reads_files_in_step(tmp_path):

@@ -4,7 +4,7 @@ sacreBLEU's corpus scores are computed from per-sentence statistics summed over 
 ktr extracts those statistics ``STRETCH`` lines at a time (:func:`sentence_statistics`,
 :class:`ReferenceScores`) and sums them: the same scores as ``corpus_score``, but without the
 n-grams of every reference held at once (``corpus_score`` on 50,000 news lines grew ``ktr
-score`` to 2.7 GB).
+score`` to 2.6 GB).
 """
 from __future__ import annotations
 

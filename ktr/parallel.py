@@ -6,9 +6,13 @@ against every system, and the per-line results are put back together in line ord
 result is exactly that of scoring the lines one by one. Only a few stretches' lines and analyses
 are held at a time.
 
-* One process. When the analyzer works outside the Python interpreter lock (Kiwi's own worker
-  threads, a KoNLPy analyzer in its child process), the next ``AHEAD`` stretches are analysed in
-  a background thread while this one is matched, so matching hides behind analysis.
+* One process. Kiwi (in this process) is fed the lines as its batch API asks for them, and this
+  thread matches every ``STEP`` lines between its results while Kiwi's own threads analyse the
+  next ones (:func:`_streamed`). Kiwi hands each result back through the interpreter lock and
+  holds the lock while it waits for one, so a second Python thread taking the results would
+  keep the matching waiting. Another analyzer that works outside the lock (a KoNLPy analyzer in
+  its child process, an analysis cache) has the next ``AHEAD`` stretches analysed in a
+  background thread while this one is matched.
 * ``jobs=N`` (:func:`split_jobs`): Kiwi (in this process) takes two jobs per process, as its
   analysis threads, so ``jobs=2`` is one process whose Kiwi analyses in two threads; any other
   analyzer takes a process per job. With several processes, the parent and the workers score
@@ -28,7 +32,8 @@ import gc
 import os
 import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from collections import deque
+from contextlib import closing, contextmanager
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
@@ -50,6 +55,9 @@ PIECES, MIN_STRETCH = 16, 16
 
 #: stretches analysed ahead of the one being matched (one process, a concurrent analyzer)
 AHEAD = 3
+#: lines matched at a time between the results of an analyzer that streams (Kiwi): few enough
+#: that its look-ahead (16 lines per thread) never runs dry meanwhile
+STEP = 8
 
 #: per system, the results of a stretch's lines; and the stretch's input warnings
 Scored = tuple[dict[str, list["SentenceResult"]], list[str]]
@@ -155,6 +163,8 @@ def score_stretch(scorer: Scorer, stretch: Stretch, name: str, analysed=None, de
 
 
 def _in_one_process(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool) -> list[Scored]:
+    if getattr(scorer.analyzer, "stream", None) is not None:
+        return _streamed(scorer, stretches, name, details)
     if not getattr(scorer.analyzer, "concurrent", False):
         return [score_stretch(scorer, stretch, name, details=details) for stretch in stretches]
     parts = []
@@ -167,6 +177,30 @@ def _in_one_process(scorer: Scorer, stretches: Iterator[Stretch], name: str, det
             for s in islice(stretches, 1):
                 pending.append((s, ahead.submit(scorer.analyse, s.sources)))
             parts.append(score_stretch(scorer, stretch, name, analysed, details))
+    return parts
+
+
+def _streamed(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool) -> list[Scored]:
+    """An analyzer that analyses a stream in threads of its own (Kiwi's batch API) is fed the
+    lines as it asks for them, and this thread matches every ``STEP`` lines as soon as they are
+    analysed, while the analyzer goes on with the next ones: no second Python thread, so nothing
+    waits for the interpreter lock."""
+    queued: deque[Stretch] = deque()
+
+    def sources() -> Iterator[str]:
+        for stretch in stretches:
+            for a in range(0, len(stretch.sources), STEP):
+                step = Stretch(stretch.first + a, stretch.sources[a:a + STEP],
+                               {system: lines[a:a + STEP] for system, lines in stretch.systems.items()})
+                queued.append(step)
+                yield from step.sources
+
+    parts = []
+    with closing(scorer.analyse_stream(sources())) as analyses:
+        for first in analyses:
+            step = queued.popleft()
+            analysed = [first, *islice(analyses, len(step.sources) - 1)]
+            parts.append(score_stretch(scorer, step, name, analysed, details))
     return parts
 
 

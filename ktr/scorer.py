@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import warnings
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
@@ -19,7 +20,7 @@ from .analyzers.process import build_analyzer
 from .config import Config
 from .english import capitalized_words, tokenize
 from .errors import ConfigError, InputError, InputWarning
-from .guard import LineAnalysis, analyze_lines
+from .guard import LineAnalysis, analyze_lines, stream_lines
 from .keywords import Keyword, extract, load_tagset
 from .lexicon import Lexicon, load_lexicon
 from .lexicon.format import Entry, Lookup
@@ -201,6 +202,21 @@ class Scorer:
         with self._lock:
             analyses = analyze_lines(self.analyzer, [norm.text for norm in normalized], self.config.max_chars)
         return list(zip(normalized, analyses))
+
+    def analyse_stream(self, sources: Iterable[str]) -> Iterator[tuple[Normalized, LineAnalysis]]:
+        """:meth:`analyse` for an analyzer with a ``stream`` method (Kiwi in this process): each
+        line's analysis as soon as the analyzer has it, the lines read as it asks for them.
+        Without the scorer's lock: a Kiwi object analyses for several threads at once safely
+        (since kiwipiepy 0.22)."""
+        normalized: deque[Normalized] = deque()
+
+        def texts() -> Iterator[str]:
+            for line in sources:
+                normalized.append(normalize_source(line))
+                yield normalized[-1].text
+
+        for analysis in stream_lines(self.analyzer, texts(), self.config.max_chars):
+            yield normalized.popleft(), analysis
 
     def prepare(self, sources: Sequence[str], name: str = "source") -> Prepared:
         """Analyse and look up the source once; ``name`` (a file name) prefixes warnings, which

@@ -40,11 +40,15 @@ def segments(report) -> dict:
     return {s.name: [seg.to_dict() for seg in s.sentences] for s in report.systems}
 
 
-def test_stretches_and_look_ahead_thread_give_the_plain_result(kiwi, monkeypatch):
+@pytest.mark.parametrize("path", ["stream", "look-ahead thread"])
+def test_stretches_streams_and_look_ahead_thread_give_the_plain_result(kiwi, monkeypatch, tmp_path, path):
     source, systems, _ = corpus(3)
-    scorer = Scorer(Config(), analyzer=kiwi)
-    assert kiwi.concurrent                     # so the look-ahead thread is used
+    # Kiwi in this process streams; wrapped in an analysis cache, it is analysed in a thread
+    analyzer = kiwi if path == "stream" else CachedAnalyzer(kiwi, directory=tmp_path)
+    assert analyzer.concurrent and (getattr(analyzer, "stream", None) is not None) == (path == "stream")
+    scorer = Scorer(Config(), analyzer=analyzer)
     monkeypatch.setattr(parallel, "STRETCH", 7)
+    monkeypatch.setattr(parallel, "STEP", 3)
     report = scorer.score(source, systems)
     assert segments(report) == serial(scorer, source, systems)
     assert [seg.index for seg in report.systems[0].sentences] == list(range(len(source)))

@@ -1,7 +1,7 @@
 """Kiwi (kiwipiepy): the default backend. Sejong tags, real offsets, lemmas, a batch API."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .base import AnalyzerBase, Morpheme, verb_lemma
 
@@ -41,6 +41,12 @@ class KiwiAnalyzer(AnalyzerBase):
 
     def _analyze(self, text: str) -> list[Morpheme]:
         return self._convert(self._kiwi.tokenize(text))
+
+    def stream(self, texts: Iterable[str]) -> Iterator[list[Morpheme]]:
+        """The analyses of ``texts`` (none blank), each as soon as Kiwi has it. Kiwi's batch API
+        reads the texts only as it needs them (16 ahead per thread), and its threads analyse
+        outside the interpreter lock while the caller works on the results it has."""
+        return map(self._convert, self._kiwi.tokenize(texts))
 
     def analyze_many(self, texts: Iterable[str]) -> list[list[Morpheme]]:
         texts = list(texts)

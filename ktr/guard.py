@@ -9,7 +9,7 @@
   analyzer's reason, and every other line is unaffected.
 * **Streams.** An analyzer that analyses a stream of texts (``analyzer.stream``, Kiwi's batch API)
   is fed lines as it asks for them (:func:`stream_lines`); when the stream raises, the pieces it
-  was given and had not answered are analysed one by one, and a new stream takes the rest.
+  was given and had not answered are analysed one by one, and so is the rest of the input.
 * **Time.** An in-process call cannot be interrupted (JVM and C++ code ignore Python), so a
   wall-clock limit needs the analyzer in a child process: an analyzer with an ``outcomes`` method
   (:class:`~ktr.analyzers.process.AnalyzerProcess`) reports timeouts as failures itself.
@@ -115,7 +115,7 @@ def stream_lines(analyzer: Analyzer, lines: Iterable[str], max_chars: int) -> It
             for offset, piece in pieces(line, max_chars))
     morphemes: list[Morpheme] = []
     failed: str | None = None
-    for w, result in _streamed(analyzer, work):
+    for w, result in _stream_outcomes(analyzer, work):
         if isinstance(result, str):
             failed = failed or result
         else:
@@ -125,7 +125,7 @@ def stream_lines(analyzer: Analyzer, lines: Iterable[str], max_chars: int) -> It
             morphemes, failed = [], None
 
 
-def _streamed(analyzer: Analyzer, work: Iterator[_Piece]) -> Iterator[tuple[_Piece, Outcome]]:
+def _stream_outcomes(analyzer: Analyzer, work: Iterator[_Piece]) -> Iterator[tuple[_Piece, Outcome]]:
     """Each piece and its outcome, in order. Blank pieces are not sent (they have no morphemes).
     An error while reading ``work`` (a bad input line) is raised as it is, not taken for the
     analyzer's failure."""

@@ -35,7 +35,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, Thr
 from collections import deque
 from contextlib import closing, contextmanager
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import ConfigError, KtrError
 
@@ -134,16 +134,18 @@ def fewer_gc_pauses():
 
 
 def score_lines(scorer: Scorer, stretches: Iterable[Stretch], name: str, processes: int = 1,
-                details: bool = True) -> Scored:
+                details: bool = True, each: Callable[[Stretch], None] | None = None) -> Scored:
     """Every system's per-line results on the ``stretches`` and the input warnings, in line
     order. Without ``details`` the per-line results keep their counts but not their keywords,
     stretch by stretch, so that memory grows by a few numbers a line, not by every keyword's
-    result."""
+    result. ``each`` is called in this process with every stretch, or every part of one, in
+    line order, between analyses (ktr sums BLEU and chrF there)."""
+    each = each or _nothing
     with fewer_gc_pauses():
         if processes > 1:
-            parts = _in_processes(scorer, iter(stretches), name, processes, details)
+            parts = _in_processes(scorer, iter(stretches), name, processes, details, each)
         else:
-            parts = _in_one_process(scorer, iter(stretches), name, details)
+            parts = _in_one_process(scorer, iter(stretches), name, details, each)
     results: dict[str, list[SentenceResult]] = {}
     messages: list[str] = []
     for found, notes in parts:
@@ -162,12 +164,20 @@ def score_stretch(scorer: Scorer, stretch: Stretch, name: str, analysed=None, de
     return found, prepared.warnings
 
 
-def _in_one_process(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool) -> list[Scored]:
+def _nothing(stretch: Stretch) -> None:
+    pass
+
+
+def _in_one_process(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool,
+                    each: Callable[[Stretch], None]) -> list[Scored]:
     if getattr(scorer.analyzer, "stream", None) is not None:
-        return _streamed(scorer, stretches, name, details)
-    if not getattr(scorer.analyzer, "concurrent", False):
-        return [score_stretch(scorer, stretch, name, details=details) for stretch in stretches]
+        return _streamed(scorer, stretches, name, details, each)
     parts = []
+    if not getattr(scorer.analyzer, "concurrent", False):
+        for stretch in stretches:
+            parts.append(score_stretch(scorer, stretch, name, details=details))
+            each(stretch)
+        return parts
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
         # AHEAD stretches queued for analysis, so the analyzer never waits for matching
         pending = [(s, ahead.submit(scorer.analyse, s.sources)) for s in islice(stretches, AHEAD)]
@@ -177,10 +187,12 @@ def _in_one_process(scorer: Scorer, stretches: Iterator[Stretch], name: str, det
             for s in islice(stretches, 1):
                 pending.append((s, ahead.submit(scorer.analyse, s.sources)))
             parts.append(score_stretch(scorer, stretch, name, analysed, details))
+            each(stretch)
     return parts
 
 
-def _streamed(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool) -> list[Scored]:
+def _streamed(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: bool,
+              each: Callable[[Stretch], None]) -> list[Scored]:
     """An analyzer that analyses a stream in threads of its own (Kiwi's batch API) is fed the
     lines as it asks for them, and this thread matches every ``STEP`` lines as soon as they are
     analysed, while the analyzer goes on with the next ones: no second Python thread, so nothing
@@ -191,7 +203,8 @@ def _streamed(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: 
         for stretch in stretches:
             for a in range(0, len(stretch.sources), STEP):
                 step = Stretch(stretch.first + a, stretch.sources[a:a + STEP],
-                               {system: lines[a:a + STEP] for system, lines in stretch.systems.items()})
+                               {system: lines[a:a + STEP] for system, lines in stretch.systems.items()},
+                               [lines[a:a + STEP] for lines in stretch.references])
                 queued.append(step)
                 yield from step.sources
 
@@ -201,16 +214,17 @@ def _streamed(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: 
             step = queued.popleft()
             analysed = [first, *islice(analyses, len(step.sources) - 1)]
             parts.append(score_stretch(scorer, step, name, analysed, details))
+            each(step)
     return parts
 
 
 def _in_processes(scorer: Scorer, stretches: Iterator[Stretch], name: str, processes: int,
-                  details: bool) -> list[Scored]:
+                  details: bool, each: Callable[[Stretch], None]) -> list[Scored]:
     import multiprocessing
 
     first = list(islice(stretches, 2))
     if len(first) < 2:      # one stretch: not worth starting a worker
-        return _in_one_process(scorer, iter(first), name, details)
+        return _in_one_process(scorer, iter(first), name, details, each)
     numbered = enumerate(chain(first, stretches))
     workers = processes - 1
     parts: dict[int, Scored] = {}
@@ -223,9 +237,11 @@ def _in_processes(scorer: Scorer, stretches: Iterator[Stretch], name: str, proce
         while more or pending:
             for i, s in islice(numbered, max(0, 2 * workers - len(pending))):   # keep workers fed
                 pending[pool.submit(_work, s.first, s.sources, s.systems, name, details)] = i
+                each(s)
             mine = next(numbered, None) if more else None
             if mine is not None:        # the parent scores one stretch itself
                 parts[mine[0]] = score_stretch(scorer, mine[1], name, details=details)
+                each(mine[1])
                 done = [f for f in pending if f.done()]
             else:
                 more = False

@@ -398,13 +398,12 @@ class Scorer:
         """Every stretch scored; BLEU and chrF summed stretch by stretch as the lines go by."""
         metrics = ReferenceScores(keep=statistics) if with_references else None
 
-        def fed() -> Iterator[Stretch]:
-            for stretch in stretches:
-                for name, lines in stretch.systems.items() if metrics is not None else ():
-                    metrics.add(name, lines, stretch.references)
-                yield stretch
+        def add(stretch: Stretch) -> None:
+            for name, lines in stretch.systems.items():
+                metrics.add(name, lines, stretch.references)
 
-        sentences, messages = score_lines(self, fed(), source_name, self.processes, details)
+        sentences, messages = score_lines(self, stretches, source_name, self.processes, details,
+                                          add if metrics is not None else None)
         for message in messages:
             warnings.warn(message, InputWarning, stacklevel=3)
         results = []

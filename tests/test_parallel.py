@@ -60,8 +60,11 @@ def test_stretches_streams_and_look_ahead_thread_give_the_plain_result(kiwi, mon
 def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, monkeypatch):
     from ktr.significance import bootstrap_report
 
+    from sacrebleu.metrics import BLEU, CHRF
+
     source, systems, references = corpus(3)
     monkeypatch.setattr(parallel, "STRETCH", 7)
+    monkeypatch.setattr(parallel, "STEP", 3)        # Kiwi streams: BLEU and chrF summed 3 lines at a time
     scorer = Scorer(Config(), analyzer=kiwi)
     src = tmp_path / "src.ko"
     src.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(source).encode())    # BOM, CRLF, no final newline
@@ -75,6 +78,10 @@ def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, mon
         streamed = scorer.score_files(src, files, [ref, files["fluent"]], statistics=True)
     assert [str(w.message) for w in caught] == listed.warnings and len(listed.warnings) == 20
     assert streamed.to_dict(sentences=True) == listed.to_dict(sentences=True)
+    for system in streamed.systems:
+        refs = [references, systems["fluent"]]
+        assert system.bleu == round(BLEU().corpus_score(systems[system.name], refs).score, 4)
+        assert system.chrf == round(CHRF().corpus_score(systems[system.name], refs).score, 4)
     for report in (streamed, listed):
         report.estimates = bootstrap_report(report, 100, 3, paired=True)
     assert streamed.to_dict() == listed.to_dict() and set(streamed.estimates) == {"ktr", "bleu", "chrf"}

@@ -329,11 +329,9 @@ def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[
 _RANK = attrgetter("rank")
 
 
-def assign(cands: dict[int, list[Candidate]] | list[list[Candidate]]) -> dict[int, Candidate]:
+def assign(cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
     """Choose at most one candidate per keyword, token-disjoint, maximising the count.
-    ``cands``: keyword index → its candidates, in keyword order (or a list, one per keyword)."""
-    if isinstance(cands, list):
-        cands = {k: lst for k, lst in enumerate(cands) if lst}
+    ``cands``: keyword index → its candidates (none empty), in keyword order."""
     owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
     contested = False
     for k, lst in cands.items():

@@ -89,8 +89,9 @@ def sliced(sources: Sequence[str], systems: Mapping[str, Sequence[str]],
 
 #: jobs (cores) a process takes when its analyzer analyses in threads of its own: its analysis
 #: threads work outside the interpreter lock beside the process's matching (each line's result
-#: comes back through the lock), and one copy of the model serves them all. On two cores, 10,000 news lines, two runs each: one process with two
-#: Kiwi threads 6.87 and 7.40 s, two processes with one thread each 7.59 and 7.72 s.
+#: comes back through the lock), and one copy of the model serves them all. On two cores,
+#: 10,000 news lines, two runs each: one process with two Kiwi threads 6.87 and 7.40 s, two
+#: processes with one thread each 7.59 and 7.72 s.
 JOBS_PER_THREADED_PROCESS = 2
 
 

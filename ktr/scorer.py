@@ -377,11 +377,11 @@ class Scorer:
         read a stretch at a time: memory does not grow with the files' length (only by each
         line's counts, or with ``details`` its keywords' results). ``hypotheses`` maps system
         names to files. Every file is checked (encoding, line counts) before anything is scored."""
+        if not hypotheses:
+            raise InputError("no hypothesis given")
         src = source if isinstance(source, TextFile) else scan(source)
         outs = {name: f if isinstance(f, TextFile) else scan(f, allow_empty=True) for name, f in hypotheses.items()}
         refs = [f if isinstance(f, TextFile) else scan(f, allow_empty=True) for f in references]
-        if not outs:
-            raise InputError("no hypothesis given")
         check_counts([(f.name, f.lines) for f in (src, *outs.values(), *refs)])
         if not src.has_text:
             raise _blank(src.name, src.lines)

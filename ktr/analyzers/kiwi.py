@@ -15,19 +15,21 @@ class KiwiAnalyzer(AnalyzerBase):
     tagset = "sejong"
     concurrent = True   # the batch API analyses in Kiwi's worker threads
     threaded = True
-    # How ktr builds its Kiwi, besides its number of threads. Kiwi's multi-word dictionary joins
-    # names such as "개리 카스파로프" into one NNP token; ktr's lexicon and transliteration work
-    # word by word, so the joined names match no better (KTR of the reference translations:
-    # news-dev 0.4821 with it, 0.4833 without; jhe-dev 0.7170, 0.7173), while the dictionary
-    # costs ~180 MB and ~1.1 s of start-up.
-    options = {"load_multi_dict": False}
+    # How ktr builds its Kiwi, besides its number of threads: without its two optional
+    # dictionaries of names. Both join names into one NNP token ("개리 카스파로프", "뉴욕상업거래소",
+    # "연방준비제도") that ktr's word-by-word lexicon has no entry for, where Kiwi without them
+    # gives the words (뉴욕, 상업, 거래소) that it has. KTR of the human translations, with both /
+    # with the default dictionary only / with neither: news-dev 0.4821 / 0.4833 / 0.4838, jhe-dev
+    # 0.7170 / 0.7173 / 0.7172. The multi-word dictionary costs ~180 MB and ~1.1 s of start-up,
+    # the default one ~50 MB and ~0.3 s.
+    options = {"load_multi_dict": False, "load_default_dict": False}
 
     def __init__(self, threads: int = 1):
         import kiwipiepy
         from kiwipiepy import Kiwi
 
         self._kiwi = Kiwi(num_workers=threads, **self.options)
-        self.version = f"kiwipiepy-{kiwipiepy.__version__}-nomultidict"
+        self.version = f"kiwipiepy-{kiwipiepy.__version__}-nodefaultdict-nomultidict"
 
     @staticmethod
     def _convert(tokens) -> list[Morpheme]:

@@ -4,6 +4,7 @@ import pytest
 from ktr import Config, Scorer
 from ktr.errors import LexiconError
 from ktr.keywords import Keyword
+from ktr.lexicon import idioms as idioms_module
 from ktr.lexicon.idioms import IdiomTable
 from ktr.resources import lexicons_dir
 
@@ -37,7 +38,9 @@ def test_duplicate_idiom(tmp_path):
         table(tmp_path, "예 손님\tyes sir\n예손님\tyes madam\n")
 
 
-def test_apply_collapses_covered_keywords_longest_first(tmp_path):
+@pytest.mark.parametrize("searched", [0, 1000])   # pairs listed / openings searched for first
+def test_apply_collapses_covered_keywords_longest_first(tmp_path, monkeypatch, searched):
+    monkeypatch.setattr(idioms_module, "_SEARCHED_OPENINGS", searched)
     t = table(tmp_path, "감사\tthanks\n감사합니다\tthank you\n예 손님\tyes sir\n")
     text = "예, 손님. 감사합니다. 방"
     kws = [Keyword("손님", "NNG", "noun", 3, 5), Keyword("감사", "NNG", "noun", 7, 9), Keyword("방", "NNG", "noun", 14, 15)]
@@ -45,6 +48,20 @@ def test_apply_collapses_covered_keywords_longest_first(tmp_path):
     assert [(k.lemma, k.cls, k.start, k.end) for k in out] == [
         ("예 손님", "idiom", 0, 5), ("감사합니다", "idiom", 7, 12), ("방", "noun", 14, 15)]
     assert units[1].english == ("thank you",)
+
+
+def test_openings_searched_or_listed_find_the_same(monkeypatch):
+    from ktr.sample import paths
+    from ktr.textio import read_lines
+
+    searched = IdiomTable.from_files(("idioms",))
+    monkeypatch.setattr(idioms_module, "_SEARCHED_OPENINGS", 0)
+    listed = IdiomTable.from_files(("idioms",))
+    assert searched._any_opening is not None and listed._any_opening is None
+    texts = read_lines(paths()["source"]) + [f"그는 '{i.korean}'라고 말했다." for i in searched.idioms]
+    found = [searched.apply(text, [])[0] for text in texts]
+    assert found == [listed.apply(text, [])[0] for text in texts]
+    assert all(any(k.lemma == i.korean for k in f) for f, i in zip(found[-len(searched):], searched.idioms))
 
 
 def test_idiom_scored_as_one_unit(kiwi):

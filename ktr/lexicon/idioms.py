@@ -24,6 +24,9 @@ from .format import resolve_lexicon_path, split_columns
 
 _HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
 _SKIP = re.compile(r"[\s\W_]", re.UNICODE)
+#: up to this many distinct openings (first two letters of an idiom) a sentence is searched for
+#: them with one regular expression before its pairs are listed
+_SEARCHED_OPENINGS = 1000
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,12 @@ class IdiomTable:
         self._by_opening: dict[str, list[int]] = {}
         for n, idiom in enumerate(self.idioms):
             self._by_opening.setdefault(idiom.key[:2], []).append(n)
+        # Whether a sentence holds any opening at all (most hold none) is found faster by one
+        # regular expression of them than by listing the sentence's pairs, as long as there are
+        # not too many: on 10,000 news lines 6 ms for 58 openings, 29 ms for 500, 456 ms for
+        # 3,000, against 190 ms for the pairs.
+        self._any_opening = (re.compile("|".join(map(re.escape, self._by_opening)))
+                             if len(self._by_opening) <= _SEARCHED_OPENINGS else None)
 
     @classmethod
     def from_files(cls, specs: tuple[str, ...]) -> "IdiomTable":
@@ -85,6 +94,8 @@ class IdiomTable:
         if not self.idioms or not text:
             return keywords, {}
         squeezed = _SKIP.sub("", text)
+        if self._any_opening is not None and self._any_opening.search(squeezed) is None:
+            return keywords, {}
         openings = set(map(str.__add__, squeezed, squeezed[1:])).union(squeezed)   # pairs; one-letter keys
         maybe = sorted(n for pair in openings.intersection(self._by_opening) for n in self._by_opening[pair])
         if not maybe:

@@ -95,14 +95,15 @@ def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
 
 def cmd_keywords(args: argparse.Namespace) -> int:
     from .scorer import Scorer
-    from .textio import read_lines
+    from .textio import scan
 
-    sources = read_lines(args.src)
-    scorer = Scorer(_config(args))
-    prepared = scorer.prepare(sources, args.src)
-    for kws in prepared.keywords:
-        sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
-    return EXIT_FAILED_LINES if any(prepared.failed) else EXIT_OK
+    source = scan(args.src)     # checked whole before anything is written
+    failed = False
+    for prepared in Scorer(_config(args)).prepare_file(source):
+        for kws in prepared.keywords:
+            sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
+        failed = failed or any(prepared.failed)
+    return EXIT_FAILED_LINES if failed else EXIT_OK
 
 
 def cmd_lexicon(args: argparse.Namespace) -> int:
@@ -126,13 +127,14 @@ def cmd_lexicon(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.action == "coverage":
         from .scorer import Scorer
-        from .textio import read_lines
+        from .textio import scan
 
         if not args.src:
             raise KtrError("ktr lexicon coverage needs -s SOURCE")
-        scorer = Scorer(config.replace(lexicons=lexicons))
-        prepared = scorer.prepare(read_lines(args.src))
-        cov = tools.coverage(prepared.keywords, [[lk is not None for lk in row] for row in prepared.lookups])
+        source = scan(args.src)
+        stretches = Scorer(config.replace(lexicons=lexicons)).prepare_file(source)
+        cov = tools.coverage((kws, [lk is not None for lk in looked])
+                             for prepared in stretches for kws, looked in zip(prepared.keywords, prepared.lookups))
         doc = cov.to_dict(top=args.top)
         if args.format == "json":
             print(json.dumps(doc, ensure_ascii=False, indent=2))

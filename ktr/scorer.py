@@ -227,6 +227,19 @@ class Scorer:
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
 
+    def prepare_file(self, source: str | TextFile) -> Iterator[Prepared]:
+        """:meth:`prepare` on a file (a path, or a file checked with :func:`ktr.textio.scan`),
+        one stretch of lines after another, so memory does not grow with the file's length; every
+        line is checked (encoding) before the first is analysed. Warnings name the file's lines."""
+        src = source if isinstance(source, TextFile) else scan(source)
+        size = stretch_size(src.lines)
+        for n, (lines,) in enumerate(aligned([src], size)):
+            with fewer_gc_pauses():
+                prepared = self.prepare_analysed(self.analyse(lines), src.name, n * size + 1)
+            for message in prepared.warnings:
+                warnings.warn(message, InputWarning, stacklevel=2)
+            yield prepared
+
     def prepare_analysed(self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source",
                          first_line: int = 1) -> Prepared:
         """Keywords, look-ups and targets of analysed lines (:meth:`analyse`); warnings name

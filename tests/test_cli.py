@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from ktr import Config, Scorer
+from ktr.errors import InputWarning
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
 from tests.conftest import DATA, ROOT
@@ -99,6 +100,26 @@ def test_keywords_command(tmp_path):
     proc = ktr("keywords", "-s", src)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "제일/MAG 유명하다/NNG 백화점/NNG 어디/NP\n\n"  # 유명 + 하(XSA): one keyword
+
+
+def test_keywords_and_coverage_of_a_file_longer_than_a_stretch(tmp_path):
+    """Both read the source a stretch at a time: every line's keywords in order, warnings naming
+    lines of later stretches, and a bad line refused before anything is written."""
+    lines = (read_lines(sample_paths()["source"]) * 30)[:600]
+    lines[529] = "\x01" + lines[529]
+    src = tmp_path / "src.ko"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = ktr("keywords", "-s", src)
+    assert proc.returncode == 0, proc.stderr
+    with pytest.warns(InputWarning, match="source:530: cleaned 1 control"):
+        expected = Scorer(Config()).keywords(lines)
+    assert proc.stdout.splitlines() == [" ".join(f"{k.lemma}/{k.tag}" for k in kws) for kws in expected]
+    assert f"{src}:530:" in proc.stderr and f"{src}:1:" not in proc.stderr
+    doc = json.loads(ktr("lexicon", "coverage", "-s", src, "-f", "json").stdout)
+    assert doc["keyword_tokens"] == sum(map(len, expected))
+    src.write_bytes(src.read_bytes().replace("\x01".encode(), b"\xff"))
+    for args in (("keywords",), ("lexicon", "coverage")):
+        assert_clean_error(ktr(*args, "-s", src), f"{src}:530:")
 
 
 @pytest.fixture

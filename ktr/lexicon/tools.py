@@ -67,9 +67,11 @@ class Coverage:
         }
 
 
-def coverage(keywords: Sequence[Sequence[Keyword]], found: Sequence[Sequence[bool]]) -> Coverage:
+def coverage(rows: Iterable[tuple[Sequence[Keyword], Sequence[bool]]]) -> Coverage:
+    """Coverage of the keywords of each line, with whether each has a lexicon entry (the rows
+    may come a stretch of a file at a time)."""
     cov = Coverage()
-    for kws, hits in zip(keywords, found):
+    for kws, hits in rows:
         for k, hit in zip(kws, hits):
             cov.add(k, hit)
     return cov

@@ -193,7 +193,19 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
     sources = files[str(exp.data.source)]
     outputs = {name: files[str(path)] for name, path in exp.data.systems.items()}
     references = [files[str(path)] for path in exp.data.references]
+    variants = _variants(exp, sources, outputs, progress, analyzer_factory, analysis_cache, jobs, pools)
+    reference_scores, reference_stats, signatures = _reference_metrics(exp, outputs, references, progress)
+    run = Run(exp, sources, outputs, references, variants, {}, signatures)
+    _compare(run, reference_scores, reference_stats, progress)
+    run.seconds = time.perf_counter() - started
+    return run
 
+
+def _variants(exp: Experiment, sources: list[str], outputs: dict[str, list[str]], progress: Progress,
+              analyzer_factory: Callable[[str], Analyzer] | None, analysis_cache: str | os.PathLike | None,
+              jobs: int, pools: list[AnalyzerPool]) -> list[VariantRun]:
+    """Every variant scored on every system. The analyses and prepared sources are let go on
+    return: what follows (reference metrics, the bootstrap, the reports) needs only the results."""
     analyzers: dict[tuple[str, float | None], CachedAnalyzer] = {}
     lexicons: dict[tuple[str, ...], Any] = {}
     variants = []
@@ -230,12 +242,7 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
             signature = dataclasses.replace(
                 signature, extra={**signature.extra, **signature_extra(exp.compare.resamples, exp.compare.seed)})
         variants.append(VariantRun(vname, config, signature, systems))
-
-    reference_scores, reference_stats, signatures = _reference_metrics(exp, outputs, references, progress)
-    run = Run(exp, sources, outputs, references, variants, {}, signatures)
-    _compare(run, reference_scores, reference_stats, progress)
-    run.seconds = time.perf_counter() - started
-    return run
+    return variants
 
 
 def analyzed_texts(sources: list[str], max_chars: int) -> list[str]:

@@ -79,11 +79,12 @@ def stretch_size(lines: int) -> int:
 
 
 def sliced(sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-           references: Sequence[Sequence[str]], size: int) -> Iterator[Stretch]:
-    """Lists of lines cut into stretches of ``size`` lines."""
+           references: Sequence[Sequence[str]], size: int, first: int = 0) -> Iterator[Stretch]:
+    """Lists of lines cut into stretches of ``size`` lines; their line indexes count from
+    ``first`` (the lists being a stretch of a longer corpus)."""
     for a in range(0, len(sources), size):
         b = a + size
-        yield Stretch(a, sources[a:b], {name: lines[a:b] for name, lines in systems.items()},
+        yield Stretch(first + a, sources[a:b], {name: lines[a:b] for name, lines in systems.items()},
                       [r[a:b] for r in references])
 
 
@@ -202,10 +203,7 @@ def _streamed(scorer: Scorer, stretches: Iterator[Stretch], name: str, details: 
 
     def sources() -> Iterator[str]:
         for stretch in stretches:
-            for a in range(0, len(stretch.sources), STEP):
-                step = Stretch(stretch.first + a, stretch.sources[a:a + STEP],
-                               {system: lines[a:a + STEP] for system, lines in stretch.systems.items()},
-                               [lines[a:a + STEP] for lines in stretch.references])
+            for step in sliced(stretch.sources, stretch.systems, stretch.references, STEP, stretch.first):
                 queued.append(step)
                 yield from step.sources
 

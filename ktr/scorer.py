@@ -218,11 +218,12 @@ class Scorer:
         for analysis in stream_lines(self.analyzer, texts(), self.config.max_chars):
             yield normalized.popleft(), analysis
 
-    def prepare(self, sources: Sequence[str], name: str = "source") -> Prepared:
+    def prepare(self, sources: Sequence[str], name: str = "source", first_line: int = 1) -> Prepared:
         """Analyse and look up the source once; ``name`` (a file name) prefixes warnings, which
-        also go out through :mod:`warnings` (category InputWarning)."""
+        name lines from ``first_line`` on and also go out through :mod:`warnings` (category
+        InputWarning)."""
         with fewer_gc_pauses():
-            prepared = self.prepare_analysed(self.analyse(sources), name)
+            prepared = self.prepare_analysed(self.analyse(sources), name, first_line)
         for message in prepared.warnings:
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
@@ -234,11 +235,7 @@ class Scorer:
         src = source if isinstance(source, TextFile) else scan(source)
         size = stretch_size(src.lines)
         for n, (lines,) in enumerate(aligned([src], size)):
-            with fewer_gc_pauses():
-                prepared = self.prepare_analysed(self.analyse(lines), src.name, n * size + 1)
-            for message in prepared.warnings:
-                warnings.warn(message, InputWarning, stacklevel=2)
-            yield prepared
+            yield self.prepare(lines, src.name, n * size + 1)
 
     def prepare_analysed(self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source",
                          first_line: int = 1) -> Prepared:

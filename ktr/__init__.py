@@ -1,16 +1,20 @@
 """ktr: keyword transfer rate, a reference-free evaluation of Korean→English machine translation."""
 __version__ = "0.1.0"
 
-from .config import Config  # noqa: E402
-from .errors import KtrError  # noqa: E402
+from ktr.config import Config  # noqa: E402
+from ktr.errors import KtrError  # noqa: E402
 
 
 def __getattr__(name: str):
     # the scorer pulls in the analyzers and sacreBLEU; import it only when used
-    if name in ("Scorer", "Report"):
-        from . import scorer
+    if name == "Scorer":
+        from ktr.scoring.scorer import Scorer
 
-        return getattr(scorer, name)
+        return Scorer
+    if name == "Report":
+        from ktr.scoring.results import Report
+
+        return Report
     raise AttributeError(name)
 
 

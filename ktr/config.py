@@ -8,8 +8,8 @@ from typing import Any
 
 import yaml
 
-from .errors import ConfigError
-from .keywords import CLASSES
+from ktr.errors import ConfigError
+from ktr.korean.keywords import CLASSES
 
 AGGREGATIONS = ("macro", "micro", "weighted")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")

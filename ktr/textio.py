@@ -17,7 +17,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .errors import InputError
+from ktr.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 #: bytes read at a time by :func:`scan`

@@ -51,8 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ktr import Config, Scorer, __version__  # noqa: E402
-from ktr.analysis_cache import CachedAnalyzer  # noqa: E402
-from ktr.analyzers import get_analyzer  # noqa: E402
+from ktr.scoring.analysis_cache import CachedAnalyzer  # noqa: E402
+from ktr.korean.analyzers import get_analyzer  # noqa: E402
 from ktr.errors import InputWarning, KtrError  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
 
@@ -75,7 +75,7 @@ def raw_analysis(name: str, lines: list[str]) -> float:
     if name == "kiwi":
         from kiwipiepy import Kiwi
 
-        from ktr.analyzers.kiwi import KiwiAnalyzer
+        from ktr.korean.analyzers.kiwi import KiwiAnalyzer
 
         kiwi = Kiwi(num_workers=1, **KiwiAnalyzer.options)
         kiwi.tokenize("준비")
@@ -88,7 +88,7 @@ def raw_analysis(name: str, lines: list[str]) -> float:
         return timed(lambda: [tagger.parse(line) for line in lines])
     # KoNLPy: in a fresh process, so that its JVM is as new as the one ktr's child process starts
     # (a JVM warmed up by other taggers analyses several times faster), warmed up alike
-    probe = ("import sys, time; from konlpy import tag; from ktr.analyzers.process import WARM_UP; "
+    probe = ("import sys, time; from konlpy import tag; from ktr.korean.analyzers.process import WARM_UP; "
              "lines = open(sys.argv[2], encoding='utf-8').read().split('\\n'); "
              "tagger = getattr(tag, sys.argv[1].capitalize())(); tagger.pos(WARM_UP); "
              "t = time.perf_counter(); [tagger.pos(line) for line in lines if line.strip()]; "

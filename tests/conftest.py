@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ktr.analyzers import get_analyzer
+from ktr.korean.analyzers import get_analyzer
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

@@ -1,9 +1,9 @@
 """Every backend, real, on real sentences: same Morpheme type, sensible lemmas and classes."""
 import pytest
 
-from ktr.analyzers import Analyzer, Morpheme, available_analyzers, get_analyzer
+from ktr.korean.analyzers import Analyzer, Morpheme, available_analyzers, get_analyzer
 from ktr.errors import BackendUnavailable, ConfigError
-from ktr.keywords import extract, load_tagset
+from ktr.korean.keywords import extract, load_tagset
 from tests.conftest import analyzer, requires_java
 
 SENTENCE = "그 사람이 옷을 사서 저한테 선물로 줬어요."
@@ -39,7 +39,7 @@ def test_backend_yields_morphemes_with_offsets(name):
 def test_backend_keywords(name):
     a = analyzer(name)
     table = load_tagset(a.tagset)
-    from ktr.keywords import CLASSES
+    from ktr.korean.keywords import CLASSES
     kws = extract(a.analyze(SENTENCE), table, frozenset(CLASSES))
     lemmas = {k.lemma for k in kws}
     assert {"사람", "옷", "선물"} <= lemmas

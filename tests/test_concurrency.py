@@ -50,7 +50,8 @@ def test_threads_with_their_own_scorers_give_the_serial_result(corpus, kiwi):
 
 
 def test_wordnet_tables_are_built_before_any_thread_scores(corpus, kiwi, monkeypatch):
-    from ktr import inflection, wordnet
+    from ktr.english import inflection
+    from ktr.english import wordnet
     from ktr.lexicon import expand
 
     scorer = Scorer(Config(), analyzer=kiwi)

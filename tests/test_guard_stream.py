@@ -1,11 +1,11 @@
-"""Kiwi's stream (ktr.guard.stream_lines) gives what the batch guard gives, line for line: blank
+"""Kiwi's stream (ktr.korean.guard.stream_lines) gives what the batch guard gives, line for line: blank
 lines, long lines cut into pieces, a failure in the middle, and an input that breaks off."""
 from __future__ import annotations
 
 import pytest
 
 from ktr.errors import InputError
-from ktr.guard import analyze_lines, stream_lines
+from ktr.korean.guard import analyze_lines, stream_lines
 from ktr.sample import paths
 from ktr.textio import read_lines
 

@@ -3,7 +3,7 @@ import pytest
 
 from ktr import Config, Scorer
 from ktr.errors import LexiconError
-from ktr.keywords import Keyword
+from ktr.korean.keywords import Keyword
 from ktr.lexicon import idioms as idioms_module
 from ktr.lexicon.idioms import IdiomTable
 from ktr.resources import lexicons_dir

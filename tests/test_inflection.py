@@ -2,7 +2,7 @@
 import pytest
 
 from ktr import Config, Scorer
-from ktr.inflection import adjective_forms, build, noun_forms, verb_forms
+from ktr.english.inflection import adjective_forms, build, noun_forms, verb_forms
 
 
 @pytest.mark.parametrize("fn, word, forms", [

@@ -12,9 +12,9 @@ import pytest
 
 from ktr import Config, Scorer
 from ktr.errors import InputError, InputWarning
-from ktr.guard import analyze_lines
-from ktr.normalize import normalize_source
-from ktr.report import as_text
+from ktr.korean.guard import analyze_lines
+from ktr.korean.normalize import normalize_source
+from ktr.reports.tables import as_text
 from tests.conftest import analyzer, requires_java
 from tests.test_analyzers import params
 from tests.test_cli import assert_clean_error, ktr
@@ -225,7 +225,7 @@ def test_7_a_line_that_takes_too_long_fails_and_the_run_goes_on(tmp_path):
 
 def jamo_spelling(text: str) -> str:
     """Each syllable written as compatibility jamo, as jamo-splitting tools produce."""
-    from ktr.normalize import _CHO, _JONG, _JUNG
+    from ktr.korean.normalize import _CHO, _JONG, _JUNG
     out = []
     for ch in text:
         code = ord(ch) - 0xAC00

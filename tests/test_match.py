@@ -1,7 +1,9 @@
 import pytest
 
-from ktr.english import tokenize
-from ktr.match import EXACT_LIMIT, Targets, match_sentence
+from ktr.english.tokens import tokenize
+from ktr.matching.assignment import EXACT_LIMIT
+from ktr.matching.stages import match_sentence
+from ktr.matching.targets import Targets
 
 
 def run(equivalents, text):

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ktr import Scorer
-from ktr import metaeval as M
+from ktr.experiments import metaeval as M
 from ktr.sample import paths as sample_paths
-from ktr.svg import grouped_bars
+from ktr.reports import metaeval as metaeval_report
+from ktr.reports.svg import grouped_bars
 from ktr.textio import read_lines
 from tests.test_cli import assert_clean_error, ktr
 
@@ -89,7 +90,7 @@ def test_report_agrees_with_its_own_sentence_scores(sample_run):
     assert doc["auc_true_vs_mismatch"]["ktr"] == pytest.approx(M.auc(true, mism))
     assert by_name["shuffle"]["mean"]["bleu"] == pytest.approx(
         sum(s["bleu"] for s in by_name["shuffle"]["segments"]) / 20)
-    md = M.to_markdown(sample_run)
+    md = metaeval_report.to_markdown(sample_run)
     assert f"| shuffle | 20 | {by_name['shuffle']['mean']['ktr']:.4f} |" in md
     assert all(f"- {line}" in md for line in doc["reading"])
 

@@ -3,7 +3,7 @@ import unicodedata
 
 import pytest
 
-from ktr.normalize import normalize_source
+from ktr.korean.normalize import normalize_source
 
 SENTENCE = "그 사람이 옷을 사서 저한테 선물로 줬어요."
 

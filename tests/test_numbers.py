@@ -4,9 +4,9 @@ from decimal import Decimal
 import pytest
 
 from ktr import Config, Scorer
-from ktr.english import tokenize
-from ktr.keywords import Keyword
-from ktr.numbers import english_spans, korean_keys, korean_value
+from ktr.english.tokens import tokenize
+from ktr.korean.keywords import Keyword
+from ktr.matching.numbers import english_spans, korean_keys, korean_value
 
 
 @pytest.mark.parametrize("text, cls, value", [

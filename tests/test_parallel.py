@@ -6,8 +6,11 @@ import json
 
 import pytest
 
-from ktr import Config, Scorer, parallel
-from ktr.analysis_cache import CachedAnalyzer
+from ktr import Config, Scorer
+from ktr.execution import local, unit
+from ktr.execution.analyzer_pool import AnalyzerPool
+from ktr.execution.jobs import resolve_jobs, split_jobs
+from ktr.scoring.analysis_cache import CachedAnalyzer
 from ktr.errors import ConfigError, InputWarning
 from ktr.sample import SYSTEMS, paths
 from ktr.textio import read_lines
@@ -47,8 +50,8 @@ def test_stretches_streams_and_look_ahead_thread_give_the_plain_result(kiwi, mon
     analyzer = kiwi if path == "stream" else CachedAnalyzer(kiwi, directory=tmp_path)
     assert analyzer.concurrent and (getattr(analyzer, "stream", None) is not None) == (path == "stream")
     scorer = Scorer(Config(), analyzer=analyzer)
-    monkeypatch.setattr(parallel, "STRETCH", 7)
-    monkeypatch.setattr(parallel, "STEP", 3)
+    monkeypatch.setattr(unit, "STRETCH", 7)
+    monkeypatch.setattr(local, "STEP", 3)
     report = scorer.score(source, systems)
     assert segments(report) == serial(scorer, source, systems)
     assert [seg.index for seg in report.systems[0].sentences] == list(range(len(source)))
@@ -58,13 +61,13 @@ def test_stretches_streams_and_look_ahead_thread_give_the_plain_result(kiwi, mon
 
 
 def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, monkeypatch):
-    from ktr.significance import bootstrap_report
+    from ktr.scoring.significance import bootstrap_report
 
     from sacrebleu.metrics import BLEU, CHRF
 
     source, systems, references = corpus(3)
-    monkeypatch.setattr(parallel, "STRETCH", 7)
-    monkeypatch.setattr(parallel, "STEP", 3)        # Kiwi streams: BLEU and chrF summed 3 lines at a time
+    monkeypatch.setattr(unit, "STRETCH", 7)
+    monkeypatch.setattr(local, "STEP", 3)        # Kiwi streams: BLEU and chrF summed 3 lines at a time
     scorer = Scorer(Config(), analyzer=kiwi)
     src = tmp_path / "src.ko"
     src.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(source).encode())    # BOM, CRLF, no final newline
@@ -92,7 +95,7 @@ def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, mon
 def test_bleu_and_chrf_summed_by_stretch_are_sacrebleu_s_corpus_scores(monkeypatch):
     from sacrebleu.metrics import BLEU, CHRF
 
-    from ktr import metrics
+    from ktr.scoring import reference as metrics
 
     source, systems, references = corpus(3)
     fluent, other = systems["fluent"], systems["wordsalad"]
@@ -115,7 +118,7 @@ def test_bleu_and_chrf_summed_by_stretch_are_sacrebleu_s_corpus_scores(monkeypat
 ])
 def test_more_jobs_give_the_one_job_result(monkeypatch, analyzer, jobs, processes, threads):
     source, systems, references = corpus(4)
-    monkeypatch.setattr(parallel, "STRETCH", 16)   # the parent cuts; many stretches for two processes
+    monkeypatch.setattr(unit, "STRETCH", 16)   # the parent cuts; many stretches for two processes
     one = Scorer(Config(analyzer=analyzer)).score(source, systems, [references])
     more = Scorer(Config(analyzer=analyzer), jobs=jobs)
     assert (more.processes, more.threads) == (processes, threads)
@@ -126,16 +129,16 @@ def test_more_jobs_give_the_one_job_result(monkeypatch, analyzer, jobs, processe
 
 
 def test_jobs_are_split_into_processes_and_analyzer_threads():
-    assert parallel.split_jobs(1, Config()) == (1, 1)
-    assert parallel.split_jobs(4, Config()) == (2, 2)
-    assert parallel.split_jobs(4, Config(analyzer="mecab")) == (4, 1)
-    assert parallel.split_jobs(2, Config(timeout=30)) == (2, 1)      # Kiwi in a child process: no threads
+    assert split_jobs(1, Config()) == (1, 1)
+    assert split_jobs(4, Config()) == (2, 2)
+    assert split_jobs(4, Config(analyzer="mecab")) == (4, 1)
+    assert split_jobs(2, Config(timeout=30)) == (2, 1)      # Kiwi in a child process: no threads
 
 
 @pytest.mark.parametrize("analyzer", ["kiwi", "mecab"])     # Kiwi threads; mecab processes
 def test_cli_jobs_two_prints_what_jobs_one_prints(tmp_path, analyzer):
     source, systems, _ = corpus(30)                # more lines than one stretch
-    assert len(source) > parallel.STRETCH
+    assert len(source) > unit.STRETCH
     src, hyp = tmp_path / "src.ko", tmp_path / "fluent.en"
     src.write_text("\n".join(source) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(systems["fluent"]) + "\n", encoding="utf-8")
@@ -175,7 +178,7 @@ def test_cli_rejects_negative_jobs(tmp_path):
 
 
 def test_jobs_zero_means_one_per_core():
-    assert parallel.resolve_jobs(0) >= 1 and parallel.resolve_jobs(None) == 1 and parallel.resolve_jobs(3) == 3
+    assert resolve_jobs(0) >= 1 and resolve_jobs(None) == 1 and resolve_jobs(3) == 3
 
 
 def test_optional_news_dev_in_two_processes(shared_data):
@@ -187,10 +190,10 @@ def test_optional_news_dev_in_two_processes(shared_data):
 
 
 def test_analyzer_pool_gives_the_analyzer_s_own_analyses(kiwi):
-    from ktr.guard import outcomes
+    from ktr.korean.guard import outcomes
 
     source, _, _ = corpus(1)
-    pool = parallel.AnalyzerPool("kiwi", 2)
+    pool = AnalyzerPool("kiwi", 2)
     try:
         assert (pool.name, pool.tagset, pool.version) == (kiwi.name, kiwi.tagset, kiwi.version)
         assert pool.outcomes(source) == outcomes(kiwi, source)
@@ -219,7 +222,7 @@ def test_ktr_run_analysing_with_two_jobs_writes_the_same_results(demo_run, tmp_p
 @pytest.mark.parametrize("analyzer, jobs", [("kiwi", 1), ("mecab", 1), ("mecab", 2)])
 def test_counts_without_keyword_details_give_the_same_summary(monkeypatch, analyzer, jobs):
     source, systems, references = corpus(3)
-    monkeypatch.setattr(parallel, "STRETCH", 16)
+    monkeypatch.setattr(unit, "STRETCH", 16)
     full = Scorer(Config(analyzer=analyzer)).score(source, systems, [references])
     lean = Scorer(Config(analyzer=analyzer), jobs=jobs).score(source, systems, [references], details=False)
     assert lean.to_dict() == full.to_dict()

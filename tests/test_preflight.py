@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from ktr import Config, Scorer
-from ktr.analyzers.process import AnalyzerProcess
+from ktr.korean.analyzers.process import AnalyzerProcess
 from ktr.errors import ConfigError
-from ktr.preflight import check
+from ktr.scoring.preflight import check
 from tests.conftest import ROOT, requires_java
 
 
@@ -71,7 +71,7 @@ def test_missing_java_names_the_backend_and_the_fix(files):
 
 @requires_unshare
 def test_missing_wordnet_names_the_stages_and_the_fix(files):
-    from ktr.wordnet import wordnet_dir
+    from ktr.english.wordnet import wordnet_dir
     src, hyp = files
     proc = ktr_without([wordnet_dir().parent], "score", "-s", src, "-t", hyp)
     assert_one_line_error(proc, "matching stage(s) inflection, synonym need WordNet",
@@ -92,7 +92,7 @@ def test_missing_backend_package_names_what_to_install(files):
 
 @requires_unshare
 def test_every_problem_is_named_at_once(files):
-    from ktr.wordnet import wordnet_dir
+    from ktr.english.wordnet import wordnet_dir
     src, hyp = files
     proc = ktr_without([_package_folder("kiwipiepy"), wordnet_dir().parent], "score", "-s", src, "-t", hyp)
     assert_one_line_error(proc, "analyzer 'kiwi' needs the Python package(s) kiwipiepy", "; matching stage(s)")

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ktr import Config, Scorer
-from ktr.english import phrase, tokenize
+from ktr.english.tokens import phrase, tokenize
 from ktr.sample import paths
 from ktr.textio import read_lines
 

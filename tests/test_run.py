@@ -8,8 +8,8 @@ import pytest
 
 from ktr import Config, Scorer
 from ktr.errors import InputWarning
-from ktr.experiment import load_experiment
-from ktr.run import run_experiment
+from ktr.experiments.config import load_experiment
+from ktr.experiments.runner import run_experiment
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
 from tests.conftest import analyzer, requires_java

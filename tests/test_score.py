@@ -2,7 +2,7 @@ import pytest
 
 from ktr.config import Config
 from ktr.errors import ConfigError
-from ktr.score import macro, micro
+from ktr.scoring.results import macro, micro
 
 
 def test_macro_and_micro_by_hand():

@@ -1,13 +1,13 @@
 """Bootstrap intervals and paired tests: checked by enumerating every resample of tiny cases,
-against ktr.score's own aggregation, and against sacreBLEU's --paired-bs on the sample."""
+against ktr.scoring.results's own aggregation, and against sacreBLEU's --paired-bs on the sample."""
 import itertools
 from math import comb
 
 import numpy as np
 import pytest
 
-from ktr.score import SentenceResult, SystemResult, macro, micro
-from ktr.significance import (ResampledSystem, bootstrap, confidence_interval, ktr_statistic, paired_p_value,
+from ktr.scoring.results import SentenceResult, SystemResult, macro, micro
+from ktr.scoring.significance import (ResampledSystem, bootstrap, confidence_interval, ktr_statistic, paired_p_value,
                               resample_counts, sacrebleu_statistic)
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
@@ -87,7 +87,7 @@ def test_seeded_and_deterministic():
 
 
 def test_chunks_draw_the_same_resamples_as_one_draw(monkeypatch):
-    import ktr.significance as sig
+    import ktr.scoring.significance as sig
 
     whole = np.vstack(list(resample_counts(50, 40, seed=9)))
     monkeypatch.setattr(sig, "_CHUNK_CELLS", 50 * 7)        # 7 rows per chunk

@@ -2,7 +2,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktr.english import token_spans, tokenize
+from ktr.english.tokens import token_spans, tokenize
 
 
 def test_spans_by_hand():

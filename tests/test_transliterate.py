@@ -2,7 +2,7 @@
 import pytest
 
 from ktr import Config, Scorer
-from ktr.transliterate import english_key, korean_key, romanize, similarity, sound_key
+from ktr.matching.transliteration import english_key, korean_key, romanize, similarity, sound_key
 
 
 @pytest.mark.parametrize("korean, english", [

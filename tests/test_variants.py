@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktr import variants as V
+from ktr.experiments import variants as V
 from ktr.errors import InputError
 
 GIFT = "He bought clothes and gave them to me as a gift."   # content: bought clothes gave gift

@@ -9,7 +9,7 @@ from ktr.lexicon.expand import synonym_table, synonyms_of
 
 @pytest.fixture(scope="module")
 def wn():
-    from ktr import wordnet
+    from ktr.english import wordnet
     return wordnet.load()
 
 
@@ -48,7 +48,7 @@ def test_synonym_stage_matches_a_synonym_only_when_enabled(tmp_path, monkeypatch
 def test_missing_wordnet_is_a_clear_error(tmp_path, monkeypatch):
     import nltk
 
-    from ktr import wordnet
+    from ktr.english import wordnet
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "empty")])
     with pytest.raises(BackendUnavailable, match=r"WordNet .* not installed; looked in: .*empty.* scripts/setup_wordnet\.py"):
         wordnet.wordnet_dir()

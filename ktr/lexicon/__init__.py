@@ -1,4 +1,4 @@
 """Korean→English lexicons: the TSV format, loading, stacking and look-up."""
-from .format import Entry, Lexicon, load_lexicon, resolve_lexicon_path
+from ktr.lexicon.format import Entry, Lexicon, load_lexicon, resolve_lexicon_path
 
 __all__ = ["Entry", "Lexicon", "load_lexicon", "resolve_lexicon_path"]

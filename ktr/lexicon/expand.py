@@ -9,9 +9,9 @@ so scoring runs do not load WordNet.
 """
 from __future__ import annotations
 
-from .. import wordnet
-from ..cache import cached_json
-from .format import Lexicon
+from ktr.english import wordnet
+from ktr.cache import cached_json
+from ktr.lexicon.format import Lexicon
 
 #: bump when the expansion rules change, so old caches are not reused
 EXPANSION_VERSION = 1

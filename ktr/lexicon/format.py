@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import LexiconError
-from ..keywords import CLASSES
-from ..resources import lexicons_dir
+from ktr.errors import LexiconError
+from ktr.korean.keywords import CLASSES
+from ktr.resources import lexicons_dir
 
 #: classes a lexicon entry may have (digit strings are their own equivalents)
 LEXICON_CLASSES = tuple(c for c in CLASSES if c != "digits")
@@ -136,8 +136,8 @@ class Lexicon:
     def from_files(cls, specs: Iterable[str]) -> "Lexicon":
         """The stacked lexicon of ``specs``; parsed once per content of the files, then read
         back compiled from ktr's cache (:mod:`ktr.cache`), as parsing 30,000 lines takes a while."""
-        from .. import __version__
-        from ..cache import cached_json
+        from ktr import __version__
+        from ktr.cache import cached_json
 
         specs = tuple(specs)
         paths = [resolve_lexicon_path(spec) for spec in specs]

@@ -18,9 +18,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..errors import LexiconError
-from ..keywords import Keyword
-from .format import resolve_lexicon_path, split_columns
+from ktr.errors import LexiconError
+from ktr.korean.keywords import Keyword
+from ktr.lexicon.format import resolve_lexicon_path, split_columns
 
 _HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
 _SKIP = re.compile(r"[\s\W_]", re.UNICODE)

@@ -30,8 +30,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from ..errors import LexiconError
-from .format import LEXICON_CLASSES, Entry, parse_line
+from ktr.errors import LexiconError
+from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
 
 FORMATS = ("kengdic", "krdict", "muse", "tsv")
 MAX_EQUIVALENTS = 8

@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..keywords import CLASSES, Keyword
-from .format import LEXICON_CLASSES, Lexicon
+from ktr.korean.keywords import CLASSES, Keyword
+from ktr.lexicon.format import LEXICON_CLASSES, Lexicon
 
 #: classes left out of the coverage headline: names and digits need no lexicon entry to be scored
 UNCOVERED_BY_DESIGN = ("proper_noun", "digits")

@@ -1,6 +1,6 @@
 """What every report format shares: the rows of the systems table and how numbers are written.
 
-The tables are built once here from :class:`~ktr.run.Run` (as plain strings), and the text,
+The tables are built once here from :class:`~ktr.experiments.runner.Run` (as plain strings), and the text,
 Markdown and HTML writers only lay them out, so the three always agree.
 """
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..run import Run, VariantRun
-    from ..significance import Estimate
+    from ktr.experiments.runner import Run, VariantRun
+    from ktr.scoring.significance import Estimate
 
 #: how metrics are named in tables, and how many decimals they get (KTR is a rate, the rest 0-100)
 LABELS = {"ktr": "KTR", "bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR"}
@@ -100,7 +100,7 @@ def variants_table(run: "Run") -> Table:
 
 def classes_table(run: "Run", variant: "VariantRun") -> Table:
     """Per keyword class: keywords counted and each system's transfer rate."""
-    from ..run import class_rates
+    from ktr.experiments.runner import class_rates
 
     rates = {s.name: class_rates(s, variant.config) for s in variant.systems}
     classes = [c for c in rates[variant.systems[0].name]]
@@ -133,3 +133,15 @@ def method_note(run: "Run") -> str:
                      f"(seed {exp.compare.seed}); p: paired bootstrap test against the baseline "
                      f"(as sacreBLEU's --paired-bs), * where p < {SIGNIFICANT}.")
     return " ".join(parts)
+
+
+def layout(table: Table) -> list[str]:
+    """A table as aligned plain-text lines (first column left, the rest right)."""
+    rows = [table.header, *table.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(table.header))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines

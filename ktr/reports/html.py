@@ -3,7 +3,7 @@
 Tables and plots are rendered here, so they show even with scripts off; the sentence browser
 is drawn by ``assets/report.js`` from the embedded data: the source with its transferred and
 missed keywords marked (keyword character offsets), and each output with the tokens that
-credited them (token spans mapped to characters by :func:`ktr.english.token_spans`).
+credited them (token spans mapped to characters by :func:`ktr.english.tokens.token_spans`).
 """
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from html import escape
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
-from ..english import token_spans
-from ..run import class_rates, histogram
-from . import svg
-from .common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
+from ktr import __version__
+from ktr.english.tokens import token_spans
+from ktr.experiments.runner import class_rates, histogram
+from ktr.reports import svg
+from ktr.reports.common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
 
 if TYPE_CHECKING:
-    from ..run import Run, VariantRun
+    from ktr.experiments.runner import Run, VariantRun
 
 
 def _asset(name: str) -> str:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
+from ktr.reports.common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
 
 if TYPE_CHECKING:
-    from ..run import Run
+    from ktr.experiments.runner import Run
 
 
 def _cell(text: str) -> str:

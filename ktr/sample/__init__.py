@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..resources import sample_dir
+from ktr.resources import sample_dir
 
 SYSTEMS = ("fluent", "literal", "wordsalad")
 

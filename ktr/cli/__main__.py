@@ -1,0 +1,6 @@
+"""``python -m ktr.cli``."""
+import sys
+
+from ktr.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,92 @@
+"""``ktr lexicon``: look up, count, measure, dump and import lexicons."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ktr.cli.common import EXIT_ERROR, EXIT_OK, config_from
+from ktr.errors import KtrError
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("lexicon", help="lexicons: lookup, stats, coverage, dump, import")
+    p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
+    p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")
+    p.add_argument("-o", "--output", help="output lexicon TSV (import)")
+    p.add_argument("-s", "--src", help="Korean text to measure coverage on (coverage)")
+    p.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
+    p.add_argument("-c", "--config", help="YAML config")
+    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    p.add_argument("-f", "--format", choices=("text", "json", "jsonl"), default="text")
+    p.add_argument("--top", type=int, default=30, help="missing lemmas to list (coverage)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from ktr.lexicon import load_lexicon
+    from ktr.lexicon import tools
+
+    config = config_from(args)
+    lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
+    if args.action == "import":
+        from ktr.lexicon import importers
+
+        if len(args.words) != 2 or not args.output:
+            raise KtrError(f"usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: {', '.join(importers.FORMATS)})")
+        fmt, path = args.words
+        result = importers.import_file(fmt, path)
+        written = importers.write_tsv(result.entries, args.output)
+        skipped = ", ".join(f"{reason}: {n}" for reason, n in sorted(result.skipped.items())) or "none"
+        print(f"{written} entries written to {args.output}; skipped records: {skipped}", file=sys.stderr)
+        return EXIT_OK
+    if args.action == "coverage":
+        from ktr.scoring.scorer import Scorer
+        from ktr.textio import scan
+
+        if not args.src:
+            raise KtrError("ktr lexicon coverage needs -s SOURCE")
+        source = scan(args.src)
+        stretches = Scorer(config.replace(lexicons=lexicons)).prepare_file(source)
+        cov = tools.coverage((kws, [lk is not None for lk in looked])
+                             for prepared in stretches for kws, looked in zip(prepared.keywords, prepared.lookups))
+        doc = cov.to_dict(top=args.top)
+        if args.format == "json":
+            print(json.dumps(doc, ensure_ascii=False, indent=2))
+        else:
+            print(f"coverage (keyword tokens other than proper nouns and digits): {doc['coverage']:.4f}")
+            print(f"coverage (all keyword tokens): {doc['coverage_all_classes']:.4f}  "
+                  f"of {doc['keyword_tokens']} keyword tokens")
+            for cls, row in doc["by_class"].items():
+                print(f"  {cls:<12} {row['rate']:.4f}  ({row['covered']}/{row['tokens']})")
+            print("most frequent missing lemmas: " + ", ".join(
+                f"{m['lemma']}/{m['class']}×{m['count']}" for m in doc["top_missing"]))
+        return EXIT_OK
+    lexicon = load_lexicon(lexicons)
+    if args.action == "stats":
+        doc = tools.stats(lexicon)
+        if args.format == "json":
+            print(json.dumps(doc, ensure_ascii=False, indent=2))
+        else:
+            print(f"{doc['entries']} entries ({doc['lemmas']} lemmas), "
+                  f"{doc['equivalents_per_entry']} equivalents per entry, "
+                  f"{doc['multiword_equivalents']} multiword equivalents, hash {doc['hash'][:12]}")
+            for cls, n in doc["by_class"].items():
+                print(f"  {cls:<12} {n}")
+    elif args.action == "lookup":
+        if not args.words:
+            raise KtrError("ktr lexicon lookup needs one or more Korean lemmas")
+        status = EXIT_OK
+        for word in args.words:
+            entries = [e for e in lexicon if e.lemma == word]
+            if not entries:
+                print(f"{word}\t(not in the lexicon)")
+                status = EXIT_ERROR
+            for e in entries:
+                print(f"{e.lemma}\t{e.cls}\t{'; '.join(e.equivalents)}\t{e.where}")
+        return status
+    elif args.action == "dump":
+        for line in tools.dump_jsonl(lexicon):
+            sys.stdout.write(line + "\n")
+    return EXIT_OK

@@ -1,0 +1,71 @@
+"""The ``ktr`` command: one parser with a subcommand per module of this package; errors become
+one-line messages and exit codes (see :mod:`ktr.cli.common`)."""
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+
+from ktr import __version__
+from ktr.cli import keywords, lexicon, metaeval, run, score
+from ktr.cli.common import EXIT_ERROR, EXIT_OK
+from ktr.errors import InputWarning, KtrError
+
+#: input warnings printed one by one; the rest are counted (all are in the JSON output)
+SHOWN_WARNINGS = 20
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
+    parser.add_argument("--version", action="version", version=f"ktr {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for command in (score, run, keywords, lexicon, metaeval):
+        command.add_parser(subparsers)
+    return parser
+
+
+class _InputWarnings:
+    """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them."""
+
+    def __init__(self):
+        self.count = 0
+        self._default = warnings.showwarning
+
+    def show(self, message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, InputWarning):
+            return self._default(message, category, filename, lineno, file, line)
+        self.count += 1
+        if self.count <= SHOWN_WARNINGS:
+            print(f"ktr: warning: {message}", file=sys.stderr)
+
+    def close(self) -> None:
+        if self.count > SHOWN_WARNINGS:
+            print(f"ktr: warning: {self.count - SHOWN_WARNINGS} more warnings not shown "
+                  "(-f json lists every one under \"warnings\")", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    shown = _InputWarnings()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", InputWarning)
+        warnings.showwarning = shown.show
+        try:
+            return _run(args)
+        finally:
+            shown.close()
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        return args.func(args)
+    except KtrError as exc:
+        print(f"ktr: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("ktr: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

@@ -1,0 +1,37 @@
+"""``ktr run``: an experiment config, systems × variants, compared, with reports."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("run", help="run an experiment config: systems x variants, compared, with reports")
+    p.add_argument("config", help="experiment YAML (see configs/README.md)")
+    p.add_argument("-o", "--output", help="output folder (default: the config's output.dir, else runs/NAME)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--overwrite", action="store_true", help="write into an output folder that is not empty")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="cores to analyse the source with: Kiwi's own threads, or a process per core "
+                        "for other analyzers (0: every core; default 1)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ktr.experiments.config import load_experiment
+    from ktr.execution.jobs import resolve_jobs
+    from ktr.reports.files import prepare_output, summary_text, write_reports
+    from ktr.experiments.runner import run_experiment
+
+    jobs = resolve_jobs(args.jobs)
+    experiment = load_experiment(args.config)
+    folder = Path(args.output) if args.output else experiment.output_dir()
+    prepare_output(folder, args.overwrite)      # refuse before spending minutes on the run
+    run = run_experiment(experiment, quiet=args.quiet, jobs=jobs)
+    written = write_reports(run, folder, overwrite=args.overwrite)
+    sys.stdout.write(summary_text(run))
+    print(f"\nwritten to {folder}/: {', '.join(p.name for p in written)} ({run.seconds:.1f} s)")
+    return EXIT_FAILED_LINES if any(v.failed for v in run.variants) else EXIT_OK

@@ -1,0 +1,102 @@
+"""``ktr score``: score MT outputs against a Korean source."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
+from ktr.errors import KtrError
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("score", help="score MT outputs against a Korean source")
+    p.add_argument("-s", "--src", help="Korean source file, one sentence per line")
+    p.add_argument("-t", "--hyp", nargs="+", help="English MT output file(s), one per system")
+    p.add_argument("-r", "--ref", nargs="+", help="reference translation(s): adds BLEU and chrF")
+    p.add_argument("-c", "--config", help="YAML config (see configs/default.yaml)")
+    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
+    p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
+    p.add_argument("--explain", action="store_true",
+                   help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)")
+    p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
+    p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
+    p.add_argument("--paired-bs", action="store_true",
+                   help="paired bootstrap test of each system against the first (adds intervals)")
+    p.add_argument("--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="cores to score with: Kiwi's own threads, two per process, or a process per "
+                        "core for other analyzers (0: every core; default 1)")
+    p.set_defaults(func=run)
+
+
+def _system_name(path: str, taken: set[str]) -> str:
+    name = Path(path).name
+    for suffix in (".en", ".txt"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    base, n = name, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def run(args: argparse.Namespace) -> int:
+    from ktr.reports.tables import as_json, as_text, as_tsv
+    from ktr.scoring.scorer import Scorer
+    from ktr.textio import check_counts, scan
+
+    if args.sample:
+        from ktr import sample
+
+        files = sample.paths()
+        source_path = str(files["source"])
+        hyp_paths = [str(files[n]) for n in sample.SYSTEMS]
+        ref_paths = args.ref or [str(files["reference"])]
+    else:
+        if not args.src or not args.hyp:
+            raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+        source_path, hyp_paths, ref_paths = args.src, args.hyp, args.ref or []
+    _check_bootstrap(args, len(hyp_paths))
+    # every file checked (encoding, line counts) before the scorer is built; then read as scored
+    scanned = {source_path: scan(source_path)}
+    for path in [*hyp_paths, *ref_paths]:
+        scanned.setdefault(path, scan(path, allow_empty=True))
+    check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
+    taken: set[str] = set()
+    systems = {_system_name(path, taken): scanned[path] for path in hyp_paths}
+    scorer = Scorer(config_from(args), jobs=args.jobs)
+    details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
+    bootstrap = args.confidence or args.paired_bs
+    report = scorer.score_files(scanned[source_path], systems, [scanned[path] for path in ref_paths],
+                                details=details, statistics=bootstrap)
+    if bootstrap:
+        from ktr.scoring.significance import bootstrap_report
+
+        report.estimates = bootstrap_report(report, args.bootstrap_resamples, args.seed, paired=args.paired_bs)
+    if args.explain:
+        from ktr.reports.explain import as_explain
+
+        sys.stdout.write(as_explain(report, list(scanned[source_path]), {n: list(f) for n, f in systems.items()}))
+    elif args.format == "json":
+        text = as_json(report, sentences=args.sentences)
+        sys.stdout.write(text + "\n")
+    elif args.format == "tsv":
+        sys.stdout.write(as_tsv(report))
+    else:
+        sys.stdout.write(as_text(report, sentences=args.sentences))
+    return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
+
+
+def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
+    if not (args.confidence or args.paired_bs):
+        return
+    if args.format == "tsv":
+        raise KtrError("--confidence and --paired-bs report corpus scores: use -f text or -f json")
+    if args.paired_bs and systems < 2:
+        raise KtrError("--paired-bs needs at least two systems (the first is the baseline)")
+    if args.bootstrap_resamples < 1:
+        raise KtrError(f"--bootstrap-resamples must be at least 1, got {args.bootstrap_resamples}")

@@ -1,0 +1,80 @@
+"""One process: analysis overlapped with matching.
+
+Kiwi (in this process) is fed the lines as its batch API asks for them, and this thread matches
+every ``STEP`` lines between its results while Kiwi's own threads analyse the next ones
+(:func:`_streamed`). Kiwi hands each result back through the interpreter lock and holds the lock
+while it waits for one, so a second Python thread taking the results would keep the matching
+waiting. Another analyzer that works outside the lock (a KoNLPy analyzer in its child process,
+an analysis cache) has the next ``AHEAD`` stretches analysed in a background thread while this
+one is matched. Any other is simply run stretch after stretch.
+"""
+from __future__ import annotations
+
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from itertools import islice
+from typing import Callable, Iterator
+
+from ktr.execution.unit import Scored, Stretch, Unit, sliced
+
+#: stretches analysed ahead of the one being matched (one process, a concurrent analyzer)
+AHEAD = 3
+#: lines matched at a time between the results of an analyzer that streams (Kiwi): few enough
+#: that its look-ahead (16 lines per thread) never runs dry meanwhile
+STEP = 8
+
+
+def run_local(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
+              each: Callable[[Stretch], None]) -> list[Scored]:
+    """Every stretch scored in this process, in order; ``each`` called with every stretch (or
+    part of one) once it is scored."""
+    if unit.streams:
+        return _streamed(unit, stretches, name, details, each)
+    if unit.concurrent:
+        return _ahead(unit, stretches, name, details, each)
+    parts = []
+    for stretch in stretches:
+        parts.append(unit.score_stretch(stretch, name=name, details=details))
+        each(stretch)
+    return parts
+
+
+def _ahead(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
+           each: Callable[[Stretch], None]) -> list[Scored]:
+    """``AHEAD`` stretches queued for analysis in a thread, so the analyzer never waits for matching."""
+    parts = []
+    with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
+        pending = [(s, ahead.submit(unit.analyse, s.sources)) for s in islice(stretches, AHEAD)]
+        while pending:
+            stretch, analysis = pending.pop(0)
+            analysed = analysis.result()
+            for s in islice(stretches, 1):
+                pending.append((s, ahead.submit(unit.analyse, s.sources)))
+            parts.append(unit.score_stretch(stretch, analysed, name, details))
+            each(stretch)
+    return parts
+
+
+def _streamed(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
+              each: Callable[[Stretch], None]) -> list[Scored]:
+    """An analyzer that analyses a stream in threads of its own (Kiwi's batch API) is fed the
+    lines as it asks for them, and this thread matches every ``STEP`` lines as soon as they are
+    analysed, while the analyzer goes on with the next ones: no second Python thread, so nothing
+    waits for the interpreter lock."""
+    queued: deque[Stretch] = deque()
+
+    def sources() -> Iterator[str]:
+        for stretch in stretches:
+            for step in sliced(stretch.sources, stretch.systems, stretch.references, STEP, stretch.first):
+                queued.append(step)
+                yield from step.sources
+
+    parts = []
+    with closing(unit.analyse_stream(sources())) as analyses:
+        for first in analyses:
+            step = queued.popleft()
+            analysed = [first, *islice(analyses, len(step.sources) - 1)]
+            parts.append(unit.score_stretch(step, analysed, name, details))
+            each(step)
+    return parts

@@ -1,0 +1,7 @@
+"""Experiments: a YAML experiment in, a :class:`~ktr.experiments.runner.Run` out.
+
+``config`` reads and checks the experiment file (systems, variants, comparison, output),
+``runner`` scores every variant on every system and compares them with paired bootstrap
+tests, ``variants`` builds the controlled variants of human translations and ``metaeval``
+scores them to check the metric itself. The reports are rendered by :mod:`ktr.reports`.
+"""

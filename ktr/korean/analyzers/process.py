@@ -1,0 +1,160 @@
+"""An analyzer in a child process, so that one slow call can be abandoned (config ``timeout``).
+
+A running JVM (KoNLPy) or C++ (Kiwi, mecab) call cannot be interrupted from Python, so a
+wall-clock limit per call needs a process that can be killed. The child builds the analyzer
+once and answers one text at a time; when an answer takes longer than ``timeout`` seconds the
+child is killed, the text is reported as failed, and a new child is started for the next text.
+A child that dies (a crash in native code) is reported the same way. The cost: a second copy of
+the analyzer in memory (and its own JVM for KoNLPy) and a start-up of a few seconds per restart.
+
+The child is a plain ``python -m ktr.korean.analyzers.process`` talking over a socket pair (POSIX), not
+a :mod:`multiprocessing` child: that would re-import the caller's main script, which breaks
+scripts without an ``if __name__ == "__main__"`` guard.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Sequence
+
+from ktr.errors import BackendUnavailable, KtrError
+from ktr.korean.guard import Outcome, analyze_one
+from ktr.korean.analyzers.base import Morpheme, analyzer_class
+
+#: seconds the child may take to build its analyzer (a JVM and Kkma's dictionaries are slow)
+START_TIMEOUT = 600.0
+#: analysed once by a new child before it takes work, so that the timeout measures analysis
+WARM_UP = "가방에 책을 넣고 학교에 갔다."
+
+
+def _serve(name: str, conn: Connection) -> None:
+    """Child process: build the analyzer, then analyse texts until the connection closes."""
+    from ktr.korean.analyzers import get_analyzer
+
+    try:
+        analyzer = get_analyzer(name)
+        analyzer.analyze(WARM_UP)  # JVM backends load dictionaries on first use: not on the clock
+    except Exception as exc:  # reported to the parent, which raises BackendUnavailable
+        conn.send((False, f"{type(exc).__name__}: {exc}"))
+        return
+    conn.send((True, analyzer.version))
+    try:
+        while True:
+            conn.send(analyze_one(analyzer, conn.recv()))
+    except (EOFError, KeyboardInterrupt, BrokenPipeError):
+        return
+
+
+def effective_timeout(name: str, timeout: float | None) -> float:
+    """Seconds per call the analyzer ``name`` runs under (``None``: the backend's default)."""
+    return analyzer_class(name).default_timeout if timeout is None else timeout
+
+
+def build_analyzer(name: str, timeout: float | None = None, threads: int = 1):
+    """The analyzer ``name`` as ktr runs it: in this process, or in a child process when a time
+    limit applies (``timeout`` seconds per call; ``None``: the backend's default, 0: no limit).
+    ``threads``: analysis threads for a backend that has its own (``threaded``), in this process."""
+    from ktr.korean.analyzers import get_analyzer
+
+    timeout = effective_timeout(name, timeout)
+    if timeout:
+        return AnalyzerProcess(name, timeout)
+    return get_analyzer(name, threads=threads) if threads > 1 and analyzer_class(name).threaded else get_analyzer(name)
+
+
+class AnalysisFailed(KtrError, RuntimeError):
+    """The analyzer raised, crashed or ran out of time on a text (the reason is the message)."""
+
+
+def morphemes_or_raise(found: Sequence[Outcome]) -> list[list[Morpheme]]:
+    """The morphemes of each outcome; the first failure raised as :class:`AnalysisFailed`. For
+    analyzers that have ``outcomes`` (:mod:`ktr.korean.guard`) and must also offer ``analyze_many``."""
+    for outcome in found:
+        if isinstance(outcome, str):
+            raise AnalysisFailed(outcome)
+    return list(found)  # type: ignore[arg-type]
+
+
+class AnalyzerProcess:
+    """The analyzer ``name`` in a child process, with a time limit per text; see the module
+    docstring. It is an :class:`~ktr.korean.analyzers.base.Analyzer`; the child starts right away, so a
+    backend that cannot start fails here, and ``version`` is the child's."""
+
+    concurrent = True   # the child analyses while this process waits on the socket
+
+    def __init__(self, name: str, timeout: float):
+        self.name = name
+        self.tagset = analyzer_class(name).tagset
+        self.timeout = timeout
+        self.version = ""
+        self._proc = None
+        self._conn = None
+        self._start()
+
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair()
+        here = str(Path(__file__).resolve().parents[2])  # the child imports this same ktr
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
+        with ours, theirs:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "ktr.korean.analyzers.process", self.name, str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], env=env,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            conn = Connection(ours.detach())
+        self._proc, self._conn = proc, conn
+        try:
+            ready = conn.poll(START_TIMEOUT)
+            ok, info = conn.recv() if ready else (False, f"not ready after {START_TIMEOUT:g}s")
+        except EOFError:
+            ok, info = False, f"its process exited with status {proc.wait()}"
+        if not ok:
+            self.close()
+            raise BackendUnavailable(f"analyzer {self.name!r} could not be started in a worker process: {info}")
+        self.version = info
+
+    def outcomes(self, texts: Sequence[str]) -> list[Outcome]:
+        """Per text its morphemes, or the reason it failed (used by :mod:`ktr.korean.guard`)."""
+        return [self._one(t) for t in texts]
+
+    def analyze(self, text: str) -> list[Morpheme]:
+        return self.analyze_many([text])[0]
+
+    def analyze_many(self, texts: Sequence[str]) -> list[list[Morpheme]]:
+        return morphemes_or_raise(self.outcomes(texts))
+
+    def _one(self, text: str) -> Outcome:
+        if not text.strip():
+            return []
+        if self._proc is None:
+            self._start()
+        try:
+            self._conn.send(text)
+            if self._conn.poll(self.timeout):
+                return self._conn.recv()
+            reason = f"{self.name} gave no result within timeout={self.timeout:g}s"
+        except (EOFError, OSError):  # the child is gone: a crash in native code, or killed
+            reason = f"{self.name} crashed (its process exited with status {self._proc.wait()})"
+        self.close()  # a new process is started for the next text
+        return reason
+
+    def close(self) -> None:
+        """Stop the child process (it is started again when needed)."""
+        if self._proc is not None:
+            self._conn.close()
+            self._proc.kill()
+            self._proc.wait()
+            self._proc = self._conn = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the daemon child goes with us anyway
+            pass
+
+
+if __name__ == "__main__":
+    _serve(sys.argv[1], Connection(int(sys.argv[2])))

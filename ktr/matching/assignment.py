@@ -1,0 +1,147 @@
+"""The one-to-one assignment: each keyword's candidates in, at most one chosen per keyword out.
+
+An output token credits at most one keyword, and the assignment maximises the number of
+transferred keywords. Ties between assignments of the same size are broken by preference,
+keyword by keyword in source order: an earlier stage beats a later one, then an equivalent listed
+earlier in the lexicon, then the leftmost position in the output. The assignment is exact for
+each group of keywords that compete for tokens when the group has at most ``EXACT_LIMIT``
+keywords; larger groups (rare: many repeats of the same word) are matched greedily in preference
+order followed by augmenting paths, which is still optimal when the competing equivalents are
+single words.
+"""
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import NamedTuple
+
+EXACT_LIMIT = 12
+
+
+class Candidate(NamedTuple):
+    keyword: int            # index of the keyword in the sentence
+    equivalent: str         # the lexicon equivalent that matched
+    start: int              # token span [start, end) in the output
+    end: int
+    how: str                # stage name
+    rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
+
+
+
+def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
+    """Groups of keywords that compete for at least one output token, each in keyword order."""
+    parent = {k: k for k in cands}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    owner: dict[int, int] = {}
+    for k, lst in cands.items():
+        for c in lst:
+            for t in range(c.start, c.end):
+                if t in owner:
+                    parent[find(k)] = find(owner[t])
+                else:
+                    owner[t] = k
+    groups: dict[int, list[int]] = {}
+    for k in cands:
+        groups.setdefault(find(k), []).append(k)
+    return list(groups.values())
+
+
+def _exact_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
+    best: dict[int, Candidate] = {}
+    best_size = -1
+    chosen: dict[int, Candidate] = {}
+    used: set[int] = set()
+
+    def search(i: int) -> None:
+        nonlocal best, best_size
+        if len(chosen) + (len(group) - i) <= best_size:
+            return
+        if i == len(group):
+            best, best_size = dict(chosen), len(chosen)
+            return
+        k = group[i]
+        for c in cands[k]:
+            span = range(c.start, c.end)
+            if used.isdisjoint(span):
+                chosen[k] = c
+                used.update(span)
+                search(i + 1)
+                used.difference_update(span)
+                del chosen[k]
+        search(i + 1)
+
+    search(0)
+    return best
+
+
+def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
+    owner: dict[int, int] = {}          # token -> keyword
+    chosen: dict[int, Candidate] = {}
+
+    def try_assign(k: int, seen: set[int]) -> bool:
+        for c in cands[k]:
+            span = range(c.start, c.end)
+            blockers = {owner[t] for t in span if t in owner}
+            if not blockers:
+                _take(k, c)
+                return True
+            if len(blockers) == 1 and c.end - c.start == 1:
+                other = blockers.pop()
+                if other in seen:
+                    continue
+                seen.add(other)
+                old = chosen.pop(other)
+                for t in range(old.start, old.end):
+                    del owner[t]
+                _take(k, c)
+                if try_assign(other, seen):
+                    return True
+                _release(k)
+                _take(other, old)
+        return False
+
+    def _take(k: int, c: Candidate) -> None:
+        chosen[k] = c
+        for t in range(c.start, c.end):
+            owner[t] = k
+
+    def _release(k: int) -> None:
+        c = chosen.pop(k)
+        for t in range(c.start, c.end):
+            del owner[t]
+
+    for k in group:
+        try_assign(k, {k})
+    return chosen
+
+
+_RANK = attrgetter("rank")
+
+
+def assign(cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
+    """Choose at most one candidate per keyword, token-disjoint, maximising the count.
+    ``cands``: keyword index → its candidates (none empty), in keyword order."""
+    owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
+    contested = False
+    for k, lst in cands.items():
+        if len(lst) > 1:
+            lst.sort(key=_RANK)
+        for c in lst:
+            for t in range(c.start, c.end):
+                contested = owner.setdefault(t, k) != k or contested
+    if not contested:       # the usual case: each keyword takes its preferred candidate
+        return {k: lst[0] for k, lst in cands.items()}
+    result: dict[int, Candidate] = {}
+    for group in _components(cands):
+        if len(group) == 1:
+            result[group[0]] = cands[group[0]][0]
+        elif len(group) <= EXACT_LIMIT:
+            result.update(_exact_assign(group, cands))
+        else:
+            result.update(_greedy_assign(group, cands))
+    return result

@@ -1,0 +1,316 @@
+"""Numbers by value: Korean numerals and digits against English number expressions.
+
+The ``number`` matching stage compares *values*, so ``삼 층`` transfers to "third floor",
+"3rd floor" or "3 floors", ``3억 5천만`` to "350 million" or "350,000,000", ``스물다섯`` to
+"twenty-five" and ``3월`` to "March". Cardinal and ordinal forms of a value are accepted alike
+(Korean often uses a cardinal where English uses an ordinal: 삼 층, 3 층 = third floor).
+
+Source side, :func:`group`: a run of adjacent number keywords (digits, numerals, native number
+determiners such as 세) becomes one keyword of tag ``number`` (``2천`` is one number, not two
+words), together with a directly following 월 (month), 째 / 번째 (ordinal) or, after a number of
+1000 or more, 년 (a year: "in 2019" carries 2019년). :func:`korean_keys` gives what a keyword may
+match: ``n:<value>`` for a number, ``m:<1-12>`` for a month.
+
+Output side, :func:`english_spans`: digit tokens (with ``st/nd/rd/th`` and scale words such as
+"million"), number words ("twenty five", "two hundred and one", "third", "twice") and month
+names, each as a token span with its keys.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from ktr.korean.analyzers.base import Morpheme
+from ktr.korean.keywords import Keyword
+
+SINO = {"영": 0, "공": 0, "일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "륙": 6,
+        "칠": 7, "팔": 8, "구": 9}
+NATIVE = {
+    "하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "석": 3, "서": 3, "넷": 4, "네": 4,
+    "넉": 4, "너": 4, "다섯": 5, "닷": 5, "여섯": 6, "엿": 6, "일곱": 7, "여덟": 8, "아홉": 9,
+    "열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70,
+    "여든": 80, "아흔": 90, "첫": 1,
+}
+SMALL_UNITS = {"십": 10, "백": 100, "천": 1000}
+LARGE_UNITS = {"만": 10 ** 4, "억": 10 ** 8, "조": 10 ** 12}
+_WORDS = {**SINO, **NATIVE}
+_VOCAB = sorted([*_WORDS, *SMALL_UNITS, *LARGE_UNITS], key=len, reverse=True)
+_DIGITS = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
+
+#: keyword classes a number can come from (determiners only in their native number forms)
+NUMBER_CLASSES = frozenset({"numeral", "digits", "determiner"})
+
+
+def _parts(text: str, allow_sino: bool) -> list[tuple[str, Decimal]] | None:
+    """Split a Korean number into ("num", value), ("small"|"large", unit) parts; spaces separate."""
+    out: list[tuple[str, Decimal]] = []
+    i = 0
+    while i < len(text):
+        if text[i] == " ":
+            i += 1
+            continue
+        m = _DIGITS.match(text, i)
+        if m:
+            try:
+                out.append(("num", Decimal(m.group().replace(",", ""))))
+            except InvalidOperation:
+                return None
+            i = m.end()
+            continue
+        for word in _VOCAB:
+            if text.startswith(word, i):
+                break
+        else:
+            return None
+        if word in SMALL_UNITS or word in LARGE_UNITS:
+            out.append(("small" if word in SMALL_UNITS else "large",
+                        Decimal(SMALL_UNITS.get(word) or LARGE_UNITS[word])))
+        elif word in SINO and not allow_sino:
+            return None
+        else:
+            out.append(("num", Decimal(_WORDS[word])))
+        i += len(word)
+    return out
+
+
+@lru_cache(maxsize=65_536)
+def korean_value(text: str, cls: str = "numeral") -> Decimal | None:
+    """The value of a Korean number written with digits, Sino-Korean or native numerals:
+    ``2천`` 2000, ``이천십구`` 2019, ``3억5천만`` 350000000, ``스물다섯`` 25, ``세`` 3.
+
+    Sino-Korean syllables (일, 이, 삼 ...) count only for class ``numeral``: as a determiner or
+    noun 이 is "this", 일 "work". ``None`` when the text is not a number.
+    """
+    if text.endswith("째") and len(text) > 1:
+        text = text[:-1].removesuffix("번") or text     # 둘째 2, 세번째 3, 첫째 1
+    if cls == "determiner" and text not in NATIVE:
+        return None
+    parts = _parts(text, allow_sino=cls in ("numeral", "digits"))
+    if not parts:
+        return None
+    total, section, current = Decimal(0), Decimal(0), None
+    for kind, value in parts:
+        if kind == "num":
+            if current is None:
+                current = value
+            elif current % 10 == 0 and 0 < value < 10 and current < 100:  # 스물 + 다섯
+                current += value
+            else:
+                return None      # two numbers in a row: "3 5"
+        elif kind == "small":
+            section += (1 if current is None else current) * value
+            current = None
+        else:
+            if section == 0 and current is None and total == 0:
+                current = Decimal(1)
+            total += (section + (current or 0)) * value
+            section, current = Decimal(0), None
+    return total + section + (current or 0)
+
+
+def _key(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return "n:" + (text.rstrip("0").rstrip(".") if "." in text else text)
+
+
+def korean_keys(keyword: Keyword) -> tuple[str, ...]:
+    """What a keyword may match in the number stage (empty when it is not a number). A
+    ``number`` unit keeps its number without the unit word in ``base``."""
+    if keyword.cls not in NUMBER_CLASSES and keyword.tag != "number":
+        return ()
+    unit = keyword.tag == "number"
+    text = (keyword.base or keyword.lemma) if unit else keyword.lemma
+    month = unit and keyword.lemma.endswith("월")
+    value = korean_value(text, "numeral" if unit else keyword.cls)
+    if value is None:
+        return ()
+    keys = (_key(value),)
+    if month and 1 <= value <= 12 and value == int(value):
+        keys += (f"m:{int(value)}",)
+    return keys
+
+
+def _is_number(kw: Keyword) -> bool:
+    return kw.cls in NUMBER_CLASSES and korean_value(kw.lemma, kw.cls) is not None
+
+
+def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
+    """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
+    numeric = [k.cls in NUMBER_CLASSES and _is_number(k) for k in keywords]
+    if not any(numeric):
+        return keywords         # most sentences: no number to group
+    out: list[Keyword] = []
+    i = 0
+    while i < len(keywords):
+        if not numeric[i]:
+            out.append(keywords[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(keywords) and numeric[j] and keywords[j].start - keywords[j - 1].end <= 1:
+            j += 1
+        value = korean_value(_surface(keywords[i:j]), "numeral")
+        while value is None and j > i + 1:
+            j -= 1              # "3, 4" or "세 넷": not one number; keep the longest that is
+            value = korean_value(_surface(keywords[i:j]), "numeral")
+        run = keywords[i:j]
+        lemma = _surface(run)
+        end, extra = _suffix(morphemes, run[-1].end, value)
+        if len(run) == 1 and not extra:
+            out.append(run[0])
+        else:
+            cls = "digits" if any(k.cls == "digits" for k in run) else "numeral"
+            out.append(Keyword(lemma + extra, "number", cls, run[0].start, end, base=lemma))
+        i = j + sum(1 for k in keywords[j:] if k.start < end)
+    return out
+
+
+def _surface(run: Sequence[Keyword]) -> str:
+    """The lemmas of a run, with a space where the source had a gap: ``3억 5천만``."""
+    return "".join((" " if i and k.start > run[i - 1].end else "") + k.lemma for i, k in enumerate(run))
+
+
+#: counters (classifiers) and date/time units that English expresses by the number alone
+#: ("30 students" for 학생 30명, "September 11" for 9월 11일): part of the number's keyword
+COUNTERS = frozenset("명 개 마리 대 권 장 채 척 벌 켤레 그루 송이 살 세 번 회 차 위 호 일 시".split())
+
+
+def _suffix(morphemes: Sequence[Morpheme], end: int, value: Decimal | None) -> tuple[int, str]:
+    """A unit word that belongs to the number just before ``end``: 월, 째/번째, a counter, or
+    년 of a year."""
+    k = next((x for x, m in enumerate(morphemes) if m.start >= end), len(morphemes))
+    after = morphemes[k:k + 2]
+    if not after or after[0].start - end > 1 or value is None:
+        return end, ""
+    first = after[0]
+    if first.form == "째":
+        return first.end, "째"
+    if first.form == "번" and len(after) > 1 and after[1].form == "째" and after[1].start == first.end:
+        return after[1].end, "번째"
+    if not first.tag.startswith("N"):
+        return end, ""
+    if first.form == "월" or first.form in COUNTERS:
+        return first.end, first.form
+    if first.form == "년" and value >= 1000 and first.start == end:
+        return first.end, "년"
+    return end, ""
+
+
+# --- English side -----------------------------------------------------------------------------
+
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+         "fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ORD_ONES = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
+             "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+             "nineteenth").split()
+_ORD_TENS = "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split()
+CARDINALS = {w: i for i, w in enumerate(_ONES)} | {w: 10 * (i + 2) for i, w in enumerate(_TENS)}
+ORDINALS = {w: i for i, w in enumerate(_ORD_ONES)} | {w: 10 * (i + 2) for i, w in enumerate(_ORD_TENS)}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 10 ** 6, "billion": 10 ** 9, "trillion": 10 ** 12}
+ORDINAL_SCALES = {"hundredth": 100, "thousandth": 1000, "millionth": 10 ** 6, "billionth": 10 ** 9}
+TIMES = {"once": 1, "twice": 2, "thrice": 3}
+MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november december".split())}
+_ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+#: the words a number expression can start with
+_NUMBER_WORDS = frozenset(CARDINALS) | frozenset(ORDINALS) | frozenset(SCALES) | frozenset(ORDINAL_SCALES) \
+    | frozenset(TIMES) | frozenset(MONTHS)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    keys: frozenset[str]
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def may_hold_numbers(words: Iterable[str]) -> bool:
+    """Whether tokens with these words can hold a number expression (a quick test first)."""
+    return not _NUMBER_WORDS.isdisjoint(words) or _DIGIT.search("".join(words)) is not None
+
+
+def english_spans(tokens: Sequence[str]) -> list[Span]:
+    """Every number expression in a tokenized English text (see :func:`ktr.english.tokens.tokenize`)."""
+    spans: list[Span] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok not in _NUMBER_WORDS and not tok[0].isdigit():
+            i += 1              # most words
+            continue
+        if tok[0].isdigit():
+            end, value = _digits_at(tokens, i)
+        elif tok in CARDINALS or tok in ORDINALS or tok in SCALES or tok in ORDINAL_SCALES:
+            end, value = _words_at(tokens, i)
+        elif tok in TIMES:
+            end, value = i + 1, Decimal(TIMES[tok])
+        elif tok in MONTHS:
+            spans.append(Span(i, i + 1, frozenset({f"m:{MONTHS[tok]}"})))
+            i += 1
+            continue
+        else:
+            i += 1
+            continue
+        if value is not None and end > i:
+            spans.append(Span(i, end, frozenset({_key(value)})))
+            i = end
+        else:
+            i += 1
+    return spans
+
+
+def _digits_at(tokens: Sequence[str], i: int) -> tuple[int, Decimal | None]:
+    try:
+        value = Decimal(tokens[i])
+    except InvalidOperation:
+        return i + 1, None
+    end = i + 1
+    if end < len(tokens) and tokens[end] in _ORDINAL_SUFFIXES:
+        return end + 1, value
+    while end < len(tokens) and tokens[end] in SCALES:
+        value *= SCALES[tokens[end]]
+        end += 1
+    return end, value
+
+
+def _words_at(tokens: Sequence[str], i: int) -> tuple[int, Decimal | None]:
+    """Parse "two hundred and five thousand", "twenty first", "a hundred" is left to the lexicon."""
+    total, current, seen, end = 0, 0, False, i
+    while end < len(tokens):
+        tok = tokens[end]
+        if tok == "and" and seen and end + 1 < len(tokens) and (
+                tokens[end + 1] in CARDINALS or tokens[end + 1] in ORDINALS):
+            end += 1
+            continue
+        if tok in CARDINALS:
+            if seen and current % 10 != 0 and current % 100 != 0:
+                break                      # "three four": two numbers
+            current += CARDINALS[tok]
+        elif tok in ORDINALS:
+            current += ORDINALS[tok]
+            end += 1
+            seen = True
+            break
+        elif tok in SCALES or tok in ORDINAL_SCALES:
+            scale = SCALES.get(tok) or ORDINAL_SCALES[tok]
+            if scale == 100:
+                current = (current or 1) * 100
+            else:
+                total += (current or 1) * scale
+                current = 0
+            if tok in ORDINAL_SCALES:
+                end += 1
+                seen = True
+                break
+        else:
+            break
+        seen = True
+        end += 1
+    return end, (Decimal(total + current) if seen else None)

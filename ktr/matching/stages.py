@@ -1,0 +1,135 @@
+"""Matching keywords against an English output: the cascade of stages.
+
+Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
+:func:`~ktr.matching.assignment.assign` picks which candidates count. The stages:
+
+- ``exact``: a lexicon equivalent as written (after tokenization and case folding);
+- ``inflection``: an equivalent inflected (waiting → wait, went → go, rooms → room);
+- ``synonym``: a WordNet synonym of an equivalent, either way (:mod:`ktr.lexicon.expand`);
+- ``idiom``: an English phrase of an idiom unit, either way (:mod:`ktr.lexicon.idioms`);
+- ``number``: a number by value (:func:`number_stage`);
+- ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import compress, repeat
+from typing import Sequence
+
+from ktr.matching import transliteration as transliterate
+from ktr.matching.assignment import Candidate, assign
+from ktr.matching.targets import Index, Targets
+from ktr.matching.view import SentenceView
+
+
+def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: list[Candidate],
+             exact: tuple[int, str] | None, inflected: tuple[int, str] | None) -> None:
+    """Append to ``out`` where the phrases of ``index`` starting with a word of ``hits`` occur:
+    as written, credited to stage ``exact`` (its order and name; None: not wanted), and inflected
+    (at least one token an inflected form of its word: ``rooms`` for ``room``, ``went`` for
+    ``go``), credited to stage ``inflected``. One pass serves the exact and inflection stages
+    together, and the synonym or the idiom stage (both ways credited to it)."""
+    tokens, n, positions, forms = v.tokens, len(v.tokens), v.positions, v.inflected_forms
+    for first in hits:
+        here = positions.get(first, ())
+        based = v.base_positions(first) if inflected and first in forms else ()
+        for e_rank, equivalent, size_words in index[first]:
+            size = len(size_words)
+            if size == 1:       # most phrases: a token is the word itself or one of its forms
+                if exact and here:
+                    order, how = exact
+                    out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in here]
+                if based:
+                    order, how = inflected
+                    out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s))
+                            for s in based if tokens[s] != first]
+                continue
+            for start in (here if not based else set(here).union(based)):
+                end = start + size
+                if end > n:
+                    continue
+                if tokens[start] == first and tuple(tokens[start:end]) == size_words:
+                    if exact:
+                        order, how = exact
+                        out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
+                elif inflected and all(tokens[start + j] == w or w in v.bases(start + j)
+                                       for j, w in enumerate(size_words)):
+                    order, how = inflected
+                    out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
+
+
+def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """Numbers by value: 삼 ↔ three / third / 3rd / 3, 3억 5천만 ↔ 350 million (:mod:`ktr.matching.numbers`)."""
+    if not targets.numbers:
+        return []
+    wanted = set(targets.numbers)
+    return [Candidate(k, " ".join(v.tokens[s.start:s.end]), s.start, s.end, "number", (order, 0, s.start))
+            for s in v.number_spans if not wanted.isdisjoint(s.keys)]
+
+
+def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
+    A proper noun matches only words the output writes capitalized (unless it has no capitals)."""
+    if not targets.sound:
+        return []
+    found = []
+    groups = v.name_sounds_by_length if targets.name else v.sounds_by_length
+    sound, threshold, similarity = targets.sound, v.threshold, transliterate.similarity
+    length, slack, reaches = len(sound), 1 - threshold, threshold.__le__
+    for size, (keys, where) in groups.items():
+        if abs(size - length) > slack * max(size, length) + 1e-9:
+            continue                      # too different in length to reach the threshold
+        for key in compress(keys, map(reaches, map(similarity, repeat(sound), keys))):
+            rank = round((1 - similarity(sound, key)) * 1000)
+            found += [(i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)))
+                      for i, start, end in where[key]]
+    return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of the sounds
+
+
+@lru_cache(maxsize=64)
+def _stages(stages: tuple[str, ...]) -> tuple[tuple[int, str] | None, ...]:
+    """(order, name) of the exact, inflection, synonym, idiom, number and transliteration stages
+    (None for a stage not used)."""
+    kinds = {name: (order, name) for order, name in enumerate(stages)}
+    return tuple(kinds.get(name) for name in ("exact", "inflection", "synonym", "idiom", "number", "transliteration"))
+
+
+def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
+                   stages: Sequence[str] = ("exact",),
+                   inflections: dict[str, tuple[str, ...]] | None = None,
+                   threshold: float = transliterate.DEFAULT_THRESHOLD,
+                   names: frozenset[str] | None = None) -> dict[int, Candidate]:
+    """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
+
+    ``inflections`` (inflected form → base words, :mod:`ktr.english.inflection`) enables inflected
+    matches; ``threshold`` is the transliteration stage's minimum sound-key similarity and
+    ``names`` the words the output writes capitalized (:func:`ktr.english.tokens.capitalized_words`).
+    """
+    exact, inflected, synonym, idiom, number, sound = _stages(tuple(stages))
+    v = SentenceView(tokens, inflections, threshold, names)
+    present = v.present
+    lexical = present if inflected else v.words     # where an equivalent can start
+    cands: dict[int, list[Candidate]] = {}
+    for k, t in enumerate(targets):
+        lst: list[Candidate] = []
+        if not t.firsts.isdisjoint(present):
+            own, synonyms, idioms = t.own_firsts
+            if exact or inflected:
+                hits = own & lexical
+                if hits:
+                    _phrases(k, t.by_first, hits, v, lst, exact, inflected)
+            if synonym:
+                hits = synonyms & present
+                if hits:
+                    _phrases(k, t.synonyms_by_first, hits, v, lst, synonym, synonym)
+            if idiom:
+                hits = idioms & present
+                if hits:
+                    _phrases(k, t.idioms_by_first, hits, v, lst, idiom, idiom)
+        if t.numbers and number:
+            lst += number_stage(k, t, v, number[0])
+        if t.sound and sound:
+            lst += transliteration_stage(k, t, v, sound[0])
+        if lst:
+            cands[k] = lst
+    return assign(cands)

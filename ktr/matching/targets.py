@@ -1,0 +1,90 @@
+"""What a keyword may match in an output: its look-up in the lexicon and its :class:`Targets`,
+built once per keyword when a source is prepared (phrases indexed by their first word, so
+matching never tokenizes)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from ktr.english.tokens import phrase
+from ktr.korean.keywords import Keyword
+from ktr.lexicon import Lexicon
+from ktr.lexicon.format import Lookup
+from ktr.matching import numbers
+from ktr.matching.transliteration import is_hangul, sound_key
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """What a keyword may match: its lexicon equivalents and their WordNet synonyms, the
+    English of an idiom unit, its value as a number, the sound key of a name or loanword."""
+
+    equivalents: tuple[str, ...] = ()
+    synonyms: tuple[str, ...] = ()
+    idioms: tuple[str, ...] = ()   # English phrases of an idiom unit
+    numbers: tuple[str, ...] = ()  # number keys (:func:`ktr.matching.numbers.korean_keys`)
+    sound: str = ""                # sound key (:func:`ktr.matching.transliteration.korean_key`)
+    name: bool = False             # a proper noun: matches only words written capitalized
+    # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
+    # phrases of each kind by their first word, and the first words of all of them (a sentence
+    # holding none of these, as written or as a base word, matches no phrase).
+    by_first: Index = field(init=False, repr=False, compare=False)
+    synonyms_by_first: Index = field(init=False, repr=False, compare=False)
+    idioms_by_first: Index = field(init=False, repr=False, compare=False)
+    firsts: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: first words of the equivalents, synonyms and idiom phrases, each on its own
+    own_firsts: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms)]
+        for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first"), indexes):
+            object.__setattr__(self, name, index)
+        object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
+        object.__setattr__(self, "firsts", frozenset().union(*self.own_firsts))
+
+
+#: first word -> (rank in the list, phrase, its words) of the phrases starting with it
+Index = dict[str, list[tuple[int, str, tuple[str, ...]]]]
+
+
+def _by_first(phrases: Sequence[str]) -> Index:
+    index: Index = {}
+    for rank, text in enumerate(phrases):
+        words = phrase(text)
+        if words:
+            index.setdefault(words[0], []).append((rank, text, words))
+    return index
+
+
+class KeywordTargets:
+    """A keyword's look-up and targets, from the lexicon (and its WordNet synonyms, by entry)
+    and the stages in use: numbers by value, names and unknown nouns by sound."""
+
+    def __init__(self, lexicon: Lexicon, synonyms: Mapping[tuple[str, str], tuple[str, ...]],
+                 numbers: bool = True, sounds: bool = True):
+        self.lexicon, self.synonyms = lexicon, synonyms
+        self.numbers, self.sounds = numbers, sounds
+
+    def lookup(self, keyword: Keyword) -> Lookup | None:
+        """The lexicon entry of a keyword (a written number is its own equivalent), or None."""
+        if keyword.tag == "number":     # a written number (ktr/matching/numbers.py)
+            value = numbers.korean_keys(keyword)
+            return Lookup(None, (value[0][2:],) if value else (), "number")
+        found = self.lexicon.lookup(keyword.lemma, keyword.cls)
+        if found is None and keyword.base:
+            found = self.lexicon.lookup(keyword.base, keyword.cls)
+        return found
+
+    def targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
+        """What ``keyword``, looked up as ``found``, may match."""
+        name = keyword.cls == "proper_noun"
+        sound = ""
+        if self.sounds and is_hangul(keyword.lemma) and (name or (found is None and keyword.cls == "noun")):
+            sound = sound_key(keyword.lemma)
+        number_keys = numbers.korean_keys(keyword) if self.numbers else ()
+        if found is None:
+            return Targets(numbers=number_keys, sound=sound, name=name)
+        if found.via == "idiom":
+            return Targets(idioms=found.equivalents)
+        synonyms = self.synonyms.get((found.entry.lemma, found.entry.cls), ()) if found.entry else ()
+        return Targets(found.equivalents, synonyms, numbers=number_keys, sound=sound, name=name)

@@ -1,0 +1,94 @@
+"""An output sentence as the matching stages see it: tokens, positions, base words, numbers, sounds."""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Sequence
+
+from ktr.english.tokens import FUNCTION_WORDS
+from ktr.matching import numbers
+from ktr.matching import transliteration as transliterate
+
+#: output tokens never compared by sound: function words and the pieces of contractions
+_NOT_NAMES = FUNCTION_WORDS | {"s", "t", "d", "ll", "m", "re", "ve"}
+
+#: sound keys by length: the different keys of that length, and where each occurs (its position
+#: in the list of sounds, its token span)
+SoundGroups = dict[int, tuple[list[str], dict[str, list[tuple[int, int, int]]]]]
+
+
+class SentenceView:
+    """An output sentence as the stages see it: its tokens, where each word occurs as written or
+    as the base word of an inflected token, and (when a stage first asks) its numbers and sounds."""
+
+    def __init__(self, tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
+                 threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None):
+        self.tokens = tokens
+        self.threshold = threshold      # of the transliteration stage
+        self.names = names      # words written capitalized; None: the output has no case
+        self.inflections = inflections or {}
+        positions: dict[str, list[int]] = {}   # word -> where it occurs as written
+        for i, token in enumerate(tokens):
+            if token in positions:
+                positions[token].append(i)
+            else:
+                positions[token] = [i]
+        self.positions = positions
+        self.words = words = frozenset(positions)
+        based: dict[str, list[str]] = {}     # base word -> the tokens that inflect it
+        if inflections:
+            get = inflections.get
+            for word in positions:
+                for base in get(word, ()):
+                    based.setdefault(base, []).append(word)
+        self.inflected_forms = based
+        #: every token and every base word of a token: where a phrase can start
+        self.present = words.union(based) if based else words
+
+    def base_positions(self, word: str) -> list[int]:
+        """Where a token that inflects ``word`` occurs."""
+        forms = self.inflected_forms.get(word)
+        if not forms:
+            return []
+        if len(forms) == 1:
+            return self.positions[forms[0]]
+        return sorted(i for form in forms for i in self.positions[form])
+
+    def bases(self, i: int) -> tuple[str, ...]:
+        """The base words token ``i`` inflects (may be none)."""
+        return self.inflections.get(self.tokens[i], ())
+
+    @cached_property
+    def number_spans(self) -> list[numbers.Span]:
+        """Number expressions of the output (computed when the number stage first asks)."""
+        return numbers.english_spans(self.tokens) if numbers.may_hold_numbers(self.words) else []
+
+    def _sounds(self, names: frozenset[str] | None) -> list[tuple[int, int, str]]:
+        """Sound keys of alphabetic tokens other than function words (only those in ``names``
+        unless it is None), and of adjacent pairs of them (뉴욕 = "new york")."""
+        key, tokens = transliterate.english_key, self.tokens
+        ok = [t.isalpha() and t not in _NOT_NAMES and (names is None or t in names) for t in tokens]
+        out = [(i, i + 1, key(t)) for i, t in enumerate(tokens) if ok[i]]
+        out += [(i, i + 2, key(tokens[i] + tokens[i + 1])) for i in range(len(tokens) - 1) if ok[i] and ok[i + 1]]
+        return out
+
+    @staticmethod
+    def _by_length(sounds: list[tuple[int, int, str]]) -> SoundGroups:
+        out: SoundGroups = {}
+        for i, (start, end, key) in enumerate(sounds):
+            keys, where = out.setdefault(len(key), ([], {}))
+            if key not in where:
+                keys.append(key)
+                where[key] = []
+            where[key].append((i, start, end))
+        return out
+
+    @cached_property
+    def sounds_by_length(self) -> SoundGroups:
+        """The sound keys of the output's words and pairs of words, by length (:data:`SoundGroups`)."""
+        return self._by_length(self._sounds(None))
+
+    @cached_property
+    def name_sounds_by_length(self) -> SoundGroups:
+        """The same of the words written capitalized only: all a proper noun may match (and all
+        words when the output has no case)."""
+        return self._by_length(self._sounds(self.names)) if self.names is not None else self.sounds_by_length

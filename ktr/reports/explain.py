@@ -1,0 +1,66 @@
+"""``ktr score --explain``: per sentence, each keyword, what it could match, what matched and how."""
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from ktr.english.tokens import tokenize
+
+if TYPE_CHECKING:
+    from ktr.scoring.results import KeywordResult, Report
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal: Hangul and other wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _tried_text(k: "KeywordResult", limit: int = 5) -> str:
+    """What a keyword could match, short: equivalents, synonym count, number, sound."""
+    if not k.in_lexicon and not k.tried:
+        return "(not in the lexicon)"
+    parts = list(k.equivalents[:limit])
+    if len(k.equivalents) > limit:
+        parts.append(f"+{len(k.equivalents) - limit} more")
+    if k.synonyms:
+        parts.append(f"+{len(k.synonyms)} synonyms")
+    parts += k.tried
+    note = f" [{k.lookup}: {k.entry}]" if k.lookup not in (None, "entry", "idiom", "digits", "number") else ""
+    return "; ".join(parts) + note
+
+
+def _matched(k: "KeywordResult", tokens: Sequence[str]) -> str:
+    """The output words that carried the keyword, and the equivalent they matched if different."""
+    if k.span is None:
+        return "—"
+    found = " ".join(tokens[k.span[0]:k.span[1]])
+    return found if found == k.matched else f"{found} ({k.matched})"
+
+
+def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, Sequence[str]]) -> str:
+    """Per sentence and system, a table like the paper's Fig. 4: each keyword, the equivalents
+    tried, the output words that matched (with the equivalent, when inflected or a synonym) and
+    by which stage, and the sentence score."""
+    lines: list[str] = []
+    for system in report.systems:
+        hyps = outputs[system.name]
+        for seg in system.sentences:
+            score = "-" if seg.score is None else f"{seg.score:.2f}"
+            lines.append(f"── {system.name} · sentence {seg.index + 1} · KTR {score} "
+                         f"({seg.transferred} of {seg.counted} keywords)")
+            lines.append(f"source  {sources[seg.index]}")
+            lines.append(f"output  {hyps[seg.index]}")
+            tokens = tokenize(hyps[seg.index])
+            rows = [("keyword", "class", "equivalents tried", "matched", "how")]
+            for k in seg.keywords:
+                rows.append((f"{k.keyword.lemma}/{k.keyword.tag}", k.keyword.cls, _tried_text(k), _matched(k, tokens),
+                             k.how or ("missed" if k.in_lexicon or k.tried else "no entry")))
+            if len(rows) == 1:
+                lines.append("  (no keywords)")
+            else:
+                widths = [max(_width(r[i]) for r in rows) for i in range(4)]
+                lines += ["  " + "  ".join(c + " " * (w - _width(c)) for c, w in zip(r[:4], widths)) + "  " + r[4]
+                          for r in rows]
+            lines.append("")
+    lines.append(f"signature: {report.signature.short()}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,92 @@
+"""The files ``ktr run`` writes: results.json, segments.tsv, report.md, report.html.
+
+All of them are rendered from one :class:`~ktr.experiments.runner.Run`; nothing is written until every format
+has been rendered, so a failing run leaves no half-written folder behind.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ktr.errors import InputError
+from ktr.experiments.config import FILES
+from ktr.reports.common import failed_note, layout, method_note, systems_table, variants_table
+
+if TYPE_CHECKING:
+    from ktr.experiments.runner import Run
+
+
+def render(run: "Run", fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(run.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "tsv":
+        return segments_tsv(run)
+    if fmt == "md":
+        from ktr.reports.markdown import markdown
+
+        return markdown(run)
+    from ktr.reports.html import html
+
+    return html(run)
+
+
+def prepare_output(folder: Path, overwrite: bool) -> None:
+    """Refuse to write into a folder that already holds something, unless ``overwrite``."""
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder}: exists and is not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not overwrite:
+        raise InputError(f"{folder}: output folder exists and is not empty; "
+                         "use --overwrite to replace its report files, or -o to choose another folder")
+
+
+def write_reports(run: "Run", folder: Path, overwrite: bool = False) -> list[Path]:
+    """Render every configured format, then write them into ``folder``; returns the files."""
+    prepare_output(folder, overwrite)
+    rendered = {FILES[fmt]: render(run, fmt) for fmt in run.experiment.output.formats}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, text in rendered.items():
+            path = folder / name
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+            written.append(path)
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot write the report: {exc.strerror}") from None
+    return written
+
+
+def segments_tsv(run: "Run") -> str:
+    """One row per sentence × system × variant."""
+    out = ["variant\tsystem\tindex\tscore\tkeywords\ttransferred\tnot_in_lexicon\ttransferred_keywords\tmissed_keywords"]
+    for v in run.variants:
+        for s in v.systems:
+            for seg in s.sentences:
+                hit = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if k.transferred)
+                missed = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if not k.transferred)
+                score = "" if seg.score is None else f"{seg.score:.4f}"
+                out.append(f"{v.name}\t{s.name}\t{seg.index}\t{score}\t{seg.counted}\t{seg.transferred}\t"
+                           f"{seg.missing}\t{hit}\t{missed}")
+    return "\n".join(out) + "\n"
+
+
+def summary_text(run: "Run") -> str:
+    """What ``ktr run`` prints: the systems table of every variant and the signatures."""
+    lines = [method_note(run), ""]
+    for v in run.variants:
+        lines.append(f"variant {v.name}")
+        lines += layout(systems_table(run, v))
+        lines.append(f"signature: {v.signature.short()}")
+        note = failed_note(v)
+        lines += note[:1] + [f"  {line}" for line in note[1:]]
+        lines.append("")
+    if len(run.variants) > 1:
+        lines.append("KTR by variant (change from the baseline variant, paired p)")
+        lines += layout(variants_table(run))
+        lines.append("")
+    for name, sig in run.metric_signatures.items():
+        lines.append(f"{name}: {sig}")
+    return "\n".join(lines).rstrip("\n") + "\n"

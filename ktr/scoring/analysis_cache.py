@@ -1,0 +1,168 @@
+"""Morphological analyses kept in memory and on disk, so a corpus is analysed once.
+
+Analysing the source is the slow part of scoring; everything after it (keywords, look-up,
+matching, aggregation) is cheap. :class:`CachedAnalyzer` wraps any analyzer and remembers its
+analysis of every sentence:
+
+- in memory, so all systems and all variants of an experiment that use the same analyzer share
+  one analysis (a variant that changes only matching, lexicons or aggregation analyses nothing);
+- on disk, under ``ktr.cache.cache_dir()/analyses/``, one JSON file per corpus, so a re-run
+  reads one file instead of analysing again. A sentence is reused when its text is the same
+  and the analyzer is the same (name, version, and the code that converts its output).
+
+A corpus is named by a ``label`` (the experiment passes the source file's path); when the file
+changes, the sentences whose text is unchanged are taken from the previous file and only the
+others are analysed. Without a label the corpus is named by its content.
+
+A sentence the analyzer fails on (it raises, crashes or runs out of time: :mod:`ktr.korean.guard`) is
+remembered as failed in memory only: it is not tried again by the same object, and never stored,
+so a later run tries it again.
+
+Use it anywhere an analyzer is accepted::
+
+    scorer = Scorer(config, analyzer=CachedAnalyzer(get_analyzer("kiwi")))
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from ktr import __version__
+from ktr.korean.analyzers import Analyzer, Morpheme
+from ktr.korean.analyzers.base import analyzer_class, available_analyzers
+from ktr.korean.analyzers.process import morphemes_or_raise
+from ktr.cache import cache_dir
+from ktr.korean.guard import Outcome, outcomes
+
+#: bump when the stored layout changes
+FORMAT = 1
+_BATCH = 64   # sentences analysed per call, so progress can be reported
+
+
+def _code_digest(analyzer: Analyzer) -> str:
+    """Digest of the backend's source and the shared conversion code: a changed backend
+    (same package version, new conversion) must not be served old analyses."""
+    from ktr.korean.analyzers import base
+
+    h = hashlib.sha256()
+    # A registered backend is named by its own module, whatever runs it (in this process, in a
+    # child process with a time limit, in worker processes): all give the same analyses.
+    backend = analyzer_class(analyzer.name) if analyzer.name in available_analyzers() else type(analyzer)
+    modules = {m.__name__: m for m in (inspect.getmodule(backend), base) if m is not None}
+    for _, module in sorted(modules.items()):
+        try:
+            h.update(Path(inspect.getsourcefile(module) or "").read_bytes())
+        except (OSError, TypeError):
+            h.update(repr(module).encode())
+    return h.hexdigest()[:16]
+
+
+def _encode(morphemes: list[Morpheme]) -> str | list[list]:
+    """One string per sentence, a line per morpheme: form, lemma (empty when equal to the
+    form), tag, start, end. Parsing one string is far faster than JSON lists of lists; the
+    rare morpheme holding a tab or newline is stored as a JSON list instead."""
+    rows = [(m.form, "" if m.lemma == m.form else m.lemma, m.tag) for m in morphemes]
+    if any("\t" in f or "\n" in f for row in rows for f in row):
+        return [[m.form, m.lemma, m.tag, m.start, m.end] for m in morphemes]
+    return "\n".join(f"{f}\t{lemma}\t{tag}\t{m.start}\t{m.end}" for (f, lemma, tag), m in zip(rows, morphemes))
+
+
+def _decode(stored: str | list[list]) -> list[Morpheme]:
+    if isinstance(stored, list):
+        return [Morpheme(*m) for m in stored]
+    if not stored:
+        return []
+    fields = iter(stored.replace("\n", "\t").split("\t"))
+    new = tuple.__new__     # a Morpheme without the Python-level constructor: many per corpus
+    return [new(Morpheme, (form, lemma or form, tag, int(start), int(end)))
+            for form, lemma, tag, start, end in zip(fields, fields, fields, fields, fields)]
+
+
+class CachedAnalyzer:
+    """An :class:`~ktr.korean.analyzers.Analyzer` that analyses each distinct sentence once."""
+
+    def __init__(self, analyzer: Analyzer, *, directory: str | os.PathLike | None = None,
+                 progress: Callable[[int, int], None] | None = None):
+        self.inner = analyzer
+        self.name = analyzer.name
+        self.tagset = analyzer.tagset
+        self.version = analyzer.version
+        self.concurrent = getattr(analyzer, "concurrent", False)
+        self.directory = Path(directory) if directory is not None else cache_dir() / "analyses"
+        self.progress = progress      # called with (sentences done, sentences to analyse)
+        self.key = f"{FORMAT}|{__version__}|{analyzer.name}|{analyzer.version}|{_code_digest(analyzer)}"
+        self._stored: dict[str, str | list[list]] = {}    # text -> encoded analysis
+        self._decoded: dict[str, list[Morpheme]] = {}     # decoded on first use
+        self._failed: dict[str, str] = {}                 # text -> why the analyzer failed on it
+        self.analysed = 0             # sentences sent to the analyzer by this object
+        self.loaded = 0               # sentences read from disk
+
+    def analyze(self, text: str) -> list[Morpheme]:
+        return self.analyze_many([text])[0]
+
+    def analyze_many(self, texts: Iterable[str], label: str | None = None) -> list[list[Morpheme]]:
+        return morphemes_or_raise(self.outcomes(texts, label))
+
+    def outcomes(self, texts: Iterable[str], label: str | None = None) -> list[Outcome]:
+        """Per text its morphemes, or why the analyzer failed on it (:mod:`ktr.korean.guard` uses this)."""
+        texts = list(texts)
+        todo = [t for t in dict.fromkeys(texts) if t not in self._stored and t not in self._failed]
+        if todo:
+            path = self._path(label, texts)
+            on_disk = self._read(path)
+            for t in todo:
+                if t in on_disk:
+                    self._stored[t] = on_disk[t]
+                    self.loaded += 1
+            self._analyse([t for t in todo if t not in self._stored])
+            if any(t not in on_disk and t in self._stored for t in texts):
+                self._write(path, {t: self._stored[t] for t in texts if t in self._stored})
+        return [self._failed[t] if t in self._failed else list(self._morphemes(t)) for t in texts]
+
+    def _morphemes(self, text: str) -> list[Morpheme]:
+        found = self._decoded.get(text)
+        if found is None:
+            found = self._decoded[text] = _decode(self._stored[text])
+        return found
+
+    def _analyse(self, texts: list[str]) -> None:
+        for start in range(0, len(texts), _BATCH):
+            batch = texts[start:start + _BATCH]
+            for text, outcome in zip(batch, outcomes(self.inner, batch)):
+                if isinstance(outcome, str):
+                    self._failed[text] = outcome
+                else:
+                    self._stored[text] = _encode(outcome)
+                    self._decoded[text] = list(outcome)
+            self.analysed += len(batch)
+            if self.progress:
+                self.progress(min(start + _BATCH, len(texts)), len(texts))
+
+    def _path(self, label: str | None, texts: Sequence[str]) -> Path:
+        name = label if label is not None else "\n".join(texts)
+        digest = hashlib.sha256(f"{self.key}|{name}".encode("utf-8")).hexdigest()[:24]
+        return self.directory / f"{self.name}-{digest}.json"
+
+    def _read(self, path: Path) -> dict[str, str | list[list]]:
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}       # absent or damaged: analyse again (and rewrite it)
+        if not isinstance(doc, dict) or doc.get("key") != self.key:
+            return {}
+        return doc.get("sentences", {})
+
+    def _write(self, path: Path, sentences: dict[str, str | list[list]]) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8",
+                                             suffix=".tmp") as fh:
+                json.dump({"key": self.key, "sentences": sentences}, fh, ensure_ascii=False, separators=(",", ":"))
+            os.replace(fh.name, path)
+        except OSError:
+            pass    # a cache that cannot be written only costs time: the analyses are in memory

@@ -1,0 +1,250 @@
+"""The prepared scorer: everything built once from a config, and the unit of work on a stretch.
+
+A :class:`Pipeline` holds the analyzer and the tables (tag table, lexicon, WordNet synonyms,
+idioms, inflections). Its steps, line by line:
+
+1. :meth:`~Pipeline.analyse`: normalize (:mod:`ktr.korean.normalize`) and analyse under the
+   per-line guards (:mod:`ktr.korean.guard`);
+2. :meth:`~Pipeline.prepare_analysed`: keywords, their look-ups and targets
+   (:mod:`ktr.matching.targets`), and each keyword's result as long as nothing matches it;
+3. :meth:`~Pipeline.match_lines`: every output line matched (:mod:`ktr.matching.stages`).
+
+:meth:`~Pipeline.score_stretch` chains them on one stretch of a corpus: the unit of work that
+every engine (:mod:`ktr.execution`) runs, in this process or in a worker that built its own
+pipeline with :meth:`Pipeline.for_worker`.
+"""
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator, Sequence
+
+from ktr.config import Config
+from ktr.english.tokens import capitalized_words, tokenize
+from ktr.execution.unit import Scored, Stretch, fewer_gc_pauses
+from ktr.korean.analyzers import Analyzer
+from ktr.korean.analyzers.process import build_analyzer
+from ktr.korean.guard import LineAnalysis, analyze_lines, stream_lines
+from ktr.korean.keywords import Keyword, extract, load_tagset
+from ktr.korean.normalize import Normalized, normalize_source
+from ktr.lexicon import Lexicon, load_lexicon
+from ktr.lexicon.format import Lookup
+from ktr.matching import numbers
+from ktr.matching.stages import match_sentence
+from ktr.matching.targets import KeywordTargets, Targets
+from ktr.matching.transliteration import romanize
+from ktr.scoring import transport
+from ktr.scoring.results import KeywordResult, LineCounts, SentenceResult, line_counts, sentence_result
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A source corpus analysed and looked up, ready to be matched against any output."""
+
+    keywords: list[list[Keyword]]
+    lookups: list[list[Lookup | None]]
+    targets: list[list[Targets]]
+    missed: list[list[KeywordResult]]   # per keyword: its result as long as nothing matched it
+    counts: list[LineCounts]            # per line: what its statistics need besides the matches
+    failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
+    warnings: list[str] = field(default_factory=list)
+
+
+def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) -> KeywordResult:
+    """A keyword's result as long as nothing in the output matched it: what it could match."""
+    tried = [f"month {k[2:]}" if k.startswith("m:") else f"number {k[2:]}" for k in target.numbers]
+    if target.sound:
+        tried.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
+    entry = f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None
+    return KeywordResult(keyword, target.equivalents or target.idioms, target.synonyms, found is not None,
+                         entry, found.via if found else None, None, None, None, tuple(tried))
+
+
+class Pipeline:
+    """The analyzer and the tables one config needs, and the steps that use them."""
+
+    def __init__(self, config: Config, analyzer: Analyzer, lexicon: Lexicon | None = None):
+        self.config = config
+        self.analyzer = analyzer
+        self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
+        with fewer_gc_pauses():     # tables of many small objects, built or read back
+            self.table = load_tagset(analyzer.tagset)
+            self.lexicon = lexicon or load_lexicon(config.lexicons)
+            self._classes = frozenset(config.classes)
+            self._numbers = "number" in config.matching
+            self._sounds = "transliteration" in config.matching
+            self._synonyms: dict[tuple[str, str], tuple[str, ...]] = {}
+            if "synonym" in config.matching:
+                from ktr.lexicon.expand import synonym_table
+
+                self._synonyms = synonym_table(self.lexicon, config.synonym_senses)
+            self.idioms = None
+            self._inflections: dict[str, tuple[str, ...]] | None = None
+            if "idiom" in config.matching:
+                from ktr.lexicon.idioms import IdiomTable
+
+                self.idioms = IdiomTable.from_files(config.idioms)
+            if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
+                self._inflections = self._inflection_table()
+        self._targets = KeywordTargets(self.lexicon, self._synonyms, self._numbers, self._sounds)
+        #: (lemma, tag, class, base) -> look-up, targets, unmatched result, weight: words repeat
+        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, KeywordResult, float | None]] = {}
+
+    @classmethod
+    def for_worker(cls, config: Config, threads: int = 1) -> "Pipeline":
+        """A worker process's own pipeline: its analyzer built from the config (``threads``: its
+        analysis threads), its tables read back from the cache the parent wrote."""
+        return cls(config, build_analyzer(config.analyzer, config.timeout, threads))
+
+    def _inflection_table(self) -> dict[str, tuple[str, ...]]:
+        from ktr.english.inflection import table_for
+        from ktr.english.tokens import phrase
+
+        key = f"{self.lexicon.digest}|{self.config.synonym_senses if self._synonyms else 0}"
+        if self.idioms is not None:
+            key += f"|{self.idioms.digest}"
+
+        def words() -> set[str]:  # every English word a keyword can match; only on a cache miss
+            phrases = [e for entry in self.lexicon for e in entry.equivalents]
+            phrases += [syn for syns in self._synonyms.values() for syn in syns]
+            if self.idioms is not None:
+                phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
+            return {w for p in phrases for w in phrase(p)}
+
+        return table_for(words, key)
+
+    # -- the unit of work's protocol (ktr.execution.unit.Unit) --------------------------------
+
+    @property
+    def streams(self) -> bool:
+        """The analyzer takes a stream of lines (Kiwi in this process): see :meth:`analyse_stream`."""
+        return getattr(self.analyzer, "stream", None) is not None
+
+    @property
+    def concurrent(self) -> bool:
+        """The analyzer works outside the interpreter lock (a child process, a cache)."""
+        return getattr(self.analyzer, "concurrent", False)
+
+    def analyse(self, sources: Sequence[str]) -> list[tuple[Normalized, LineAnalysis]]:
+        """Each line normalized (:mod:`ktr.korean.normalize`) and analysed under the per-line guards
+        (:mod:`ktr.korean.guard`): the slow step, one caller at a time."""
+        normalized = [normalize_source(line) for line in sources]
+        with self._lock:
+            analyses = analyze_lines(self.analyzer, [norm.text for norm in normalized], self.config.max_chars)
+        return list(zip(normalized, analyses))
+
+    def analyse_stream(self, sources: Iterable[str]) -> Iterator[tuple[Normalized, LineAnalysis]]:
+        """:meth:`analyse` for an analyzer with a ``stream`` method (Kiwi in this process): each
+        line's analysis as soon as the analyzer has it, the lines read as it asks for them.
+        Without the lock: a Kiwi object analyses for several threads at once safely (since
+        kiwipiepy 0.22)."""
+        normalized: deque[Normalized] = deque()
+
+        def texts() -> Iterator[str]:
+            for line in sources:
+                normalized.append(normalize_source(line))
+                yield normalized[-1].text
+
+        for analysis in stream_lines(self.analyzer, texts(), self.config.max_chars):
+            yield normalized.popleft(), analysis
+
+    def score_stretch(self, stretch: Stretch, analysed: Sequence[tuple[Normalized, LineAnalysis]] | None = None,
+                      name: str = "source", details: bool = True) -> Scored:
+        """One stretch analysed (unless ``analysed`` is given), prepared and matched against every
+        system: per system its lines' results, and the stretch's input warnings (naming ``name``).
+        Without ``details`` the results keep their counts but not their keywords' results."""
+        first = stretch.first
+        prepared = self.prepare_analysed(analysed or self.analyse(stretch.sources), name, first + 1)
+        found = {system: self.match_lines(prepared, lines, first, details) for system, lines in stretch.systems.items()}
+        return found, prepared.warnings
+
+    pack = staticmethod(transport.pack)
+    unpack = staticmethod(transport.unpack)
+
+    # -- the steps --------------------------------------------------------------------------
+
+    def prepare_analysed(self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source",
+                         first_line: int = 1) -> Prepared:
+        """Keywords, look-ups and targets of analysed lines (:meth:`analyse`); warnings name
+        lines from ``first_line`` on."""
+        notes = [(n, norm.warning()) for n, (norm, _) in enumerate(analysed, first_line) if norm.removed]
+        notes += [(n, f"not scored, the analysis failed: {a.failed}")
+                  for n, (_, a) in enumerate(analysed, first_line) if a.failed]
+        messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
+        keywords, lookups, targets, missed, counts = [], [], [], [], []
+        for norm, analysis in analysed:
+            kws, units = self._keywords(norm, analysis)
+            looked: list[Lookup | None] = []
+            wanted: list[Targets] = []
+            unmatched: list[KeywordResult] = []
+            weights: list[float | None] = []
+            for i, k in enumerate(kws):
+                if i in units:
+                    found: Lookup | None = Lookup(None, units[i].english, "idiom")
+                    target = Targets(idioms=found.equivalents)
+                    result, weight = self._unmatched(k, found, target)
+                else:
+                    found, target, result, weight = self._known_word(k)
+                looked.append(found)
+                wanted.append(target)
+                unmatched.append(result)
+                weights.append(weight)
+            keywords.append(kws)
+            lookups.append(looked)
+            targets.append(wanted)
+            missed.append(unmatched)
+            counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched)))
+        return Prepared(keywords, lookups, targets, missed, counts, [a.failed for _, a in analysed], messages)
+
+    def _known_word(self, k: Keyword) -> tuple[Lookup | None, Targets, KeywordResult, float | None]:
+        """A keyword's look-up, targets, unmatched result and weight, worked out once per word
+        (the same word again differs only in its position)."""
+        key = (k.lemma, k.tag, k.cls, k.base)
+        known = self._known.get(key)
+        if known is None:
+            found = self._targets.lookup(k)
+            target = self._targets.targets(k, found)
+            known = self._known[key] = (found, target, *self._unmatched(k, found, target))
+        found, target, result, weight = known
+        return found, target, KeywordResult(k, *result[1:]), weight
+
+    def _unmatched(self, keyword: Keyword, found: Lookup | None, target: Targets) -> tuple[KeywordResult, float | None]:
+        """A keyword's result as long as nothing matched it, and its weight in the line's score
+        (None when it does not count)."""
+        counts = found is not None or self.config.missing_in_lexicon == "miss"
+        return unmatched_result(keyword, found, target), self.config.class_weights.get(keyword.cls, 1.0) if counts else None
+
+    def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
+        """A line's keywords (offsets into the line as given) and its idiom units by position."""
+        kws = extract(analysis.morphemes, self.table, self._classes)
+        if self._numbers and not analysis.failed:
+            kws = numbers.group(analysis.morphemes, kws)
+        kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
+        if norm.spans:
+            kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
+        return kws, units
+
+    def match_lines(self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0,
+                    details: bool = True) -> list[SentenceResult]:
+        """Per line, the keywords of ``prepared`` matched against the output line; sentence
+        indexes count from ``first`` (a stretch of a longer corpus). Without ``details`` each
+        line's result keeps its counts but not its keywords' results."""
+        sentences = []
+        failed = prepared.failed or [None] * len(hypotheses)
+        rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed)
+        matching, inflections, threshold = self.config.matching, self._inflections, self.config.transliteration_threshold
+        for index, (targets, missed, counts, hyp, why) in enumerate(rows, first):
+            names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
+            chosen = match_sentence(targets, tokenize(hyp), matching, inflections, threshold, names)
+            results: tuple[KeywordResult, ...] = ()
+            if details:
+                found = list(missed)      # then the transferred ones replaced
+                for i, cand in chosen.items():
+                    found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
+                results = tuple(found)
+            stats = sentence_result(index, counts, chosen, results)
+            if why or not hyp.strip():
+                stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())
+            sentences.append(stats)
+        return sentences

@@ -1,0 +1,272 @@
+"""Results: per-sentence statistics, corpus aggregation, the signature and the report.
+
+Statistics first, scores last: each sentence yields ``(counted, transferred)`` once; macro and
+micro averages (and later bootstrap resampling) are computed from those numbers in one place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
+
+from ktr.korean.keywords import Keyword
+
+if TYPE_CHECKING:
+    from ktr.scoring.reference import ReferenceScores
+    from ktr.scoring.significance import Estimate
+
+
+class KeywordResult(NamedTuple):
+    """One keyword of one sentence and what became of it (a named tuple: a corpus has many, and
+    worker processes send them back to the parent, see :mod:`ktr.scoring.transport`)."""
+
+    keyword: Keyword
+    equivalents: tuple[str, ...]
+    synonyms: tuple[str, ...]
+    in_lexicon: bool
+    entry: str | None        # lexicon entry used ("유명하다/adjective"), None for digits/missing
+    lookup: str | None       # how the entry was found: entry, other-class, derived, digits
+    matched: str | None      # the equivalent found in the output
+    how: str | None          # the matching stage that found it
+    span: tuple[int, int] | None  # output token span of the match
+    tried: tuple[str, ...] = ()   # other targets: "number 3", "month 3", "sound keullinteon"
+
+    @property
+    def transferred(self) -> bool:
+        return self.matched is not None
+
+    def matched_as(self, matched: str, how: str, span: tuple[int, int]) -> KeywordResult:
+        """This (unmatched) keyword's result once ``matched`` was found at output ``span`` by
+        stage ``how``."""
+        return KeywordResult(self.keyword, self.equivalents, self.synonyms, self.in_lexicon, self.entry,
+                             self.lookup, matched, how, span, self.tried)
+
+    def to_dict(self) -> dict[str, Any]:
+        k = self.keyword
+        return {
+            "lemma": k.lemma, "tag": k.tag, "class": k.cls, "start": k.start, "end": k.end,
+            "equivalents": list(self.equivalents), "synonyms": list(self.synonyms),
+            "in_lexicon": self.in_lexicon,
+            "entry": self.entry, "lookup": self.lookup,
+            "matched": self.matched, "how": self.how,
+            "token_span": list(self.span) if self.span else None, "also_tried": list(self.tried),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceResult:
+    """One output line: its keywords and the statistics the corpus score is built from."""
+
+    index: int
+    keywords: tuple[KeywordResult, ...]
+    counted: int        # keywords in the denominator (depends on the missing-in-lexicon policy)
+    transferred: int
+    weight: float = 0.0             # class weights of the counted keywords, summed
+    weight_transferred: float = 0.0  # ... of the transferred ones
+    failed: str | None = None       # why the source line could not be analysed; then no score
+    empty_hypothesis: bool = False  # the output line is empty or only whitespace
+    #: keywords of the line and how many have no lexicon entry, kept when ``keywords`` is left
+    #: empty to save memory (a summary needs only the counts); None: count ``keywords``
+    size: int | None = None
+    not_in_lexicon: int | None = None
+
+    @property
+    def keyword_count(self) -> int:
+        return len(self.keywords) if self.size is None else self.size
+
+    @property
+    def score(self) -> float | None:
+        """transferred / counted; ``None`` when no keyword counts or the line failed."""
+        return self.transferred / self.counted if self.counted and not self.failed else None
+
+    @property
+    def weighted_score(self) -> float | None:
+        """Transferred / counted keywords, each weighted by its class; ``None`` without keywords
+        (or when every counted keyword weighs 0)."""
+        return self.weight_transferred / self.weight if self.weight and not self.failed else None
+
+    @property
+    def missing(self) -> int:
+        if self.not_in_lexicon is not None:
+            return self.not_in_lexicon
+        return sum(not k.in_lexicon for k in self.keywords)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "score": self.score, "weighted_score": self.weighted_score,
+            "keywords_counted": self.counted,
+            "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
+            "failed": self.failed,
+        }
+
+
+class LineCounts(NamedTuple):
+    """What a line's statistics need of its keywords, whatever the output: the weight of each
+    keyword that counts (None for one that does not), and the line's totals."""
+
+    weights: tuple[float | None, ...]
+    counted: int
+    weight: float
+    size: int
+    not_in_lexicon: int
+
+
+def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int) -> LineCounts:
+    """A line's :class:`LineCounts` from each keyword's weight (None: it does not count)."""
+    counted = [w for w in weights if w is not None]
+    return LineCounts(weights, len(counted), sum(counted), len(weights), not_in_lexicon)
+
+
+def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
+                    results: tuple[KeywordResult, ...] = ()) -> SentenceResult:
+    """A line's result from its counts and the indexes of its transferred keywords; ``results``
+    (its keywords' results) may be left empty to save memory."""
+    weights = counts.weights
+    found = [weights[k] for k in sorted(transferred) if weights[k] is not None]
+    return SentenceResult(index, results, counts.counted, len(found), counts.weight, sum(found),
+                          size=counts.size, not_in_lexicon=counts.not_in_lexicon)
+
+
+def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
+    """Mean of sentence scores (the paper). ``stats`` are (counted, transferred) pairs."""
+    total, n = 0.0, 0
+    for counted, transferred in stats:
+        if counted:
+            total += transferred / counted
+            n += 1
+        elif no_keywords != "exclude":
+            total += 1.0 if no_keywords == "one" else 0.0
+            n += 1
+    return total / n if n else None
+
+
+def micro(stats: Sequence[tuple[int, int]]) -> float | None:
+    """All transferred keywords / all counted keywords."""
+    counted = sum(c for c, _ in stats)
+    return sum(t for _, t in stats) / counted if counted else None
+
+
+@dataclass
+class SystemResult:
+    """The corpus-level result of one system (one hypothesis file)."""
+
+    name: str
+    sentences: list[SentenceResult]
+    aggregation: str
+    no_keywords: str
+    bleu: float | None = None
+    chrf: float | None = None
+
+    @property
+    def stats(self) -> list[tuple[int, int]]:
+        """(counted, transferred) of every sentence that was analysed (failed ones have no score)."""
+        return [(s.counted, s.transferred) for s in self.sentences if s.failed is None]
+
+    @property
+    def ktr_macro(self) -> float | None:
+        return macro(self.stats, self.no_keywords)
+
+    @property
+    def ktr_micro(self) -> float | None:
+        return micro(self.stats)
+
+    @property
+    def ktr_weighted(self) -> float | None:
+        """Mean of the class-weighted sentence scores (no_keywords policy as for macro)."""
+        return macro([(s.weight, s.weight_transferred) for s in self.sentences if s.failed is None], self.no_keywords)
+
+    @property
+    def ktr(self) -> float | None:
+        """The headline score, by the configured aggregation."""
+        return getattr(self, f"ktr_{self.aggregation}")
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "ktr": self.ktr,
+            "ktr_macro": self.ktr_macro,
+            "ktr_micro": self.ktr_micro,
+            "ktr_weighted": self.ktr_weighted,
+            "sentences": len(self.sentences),
+            "sentences_scored": sum(1 for s in self.sentences if s.counted),
+            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keyword_count and not s.failed),
+            "sentences_failed": sum(1 for s in self.sentences if s.failed),
+            "hypotheses_empty": sum(1 for s in self.sentences if s.empty_hypothesis),
+            "keywords": sum(s.keyword_count for s in self.sentences),
+            "keywords_counted": sum(s.counted for s in self.sentences),
+            "transferred": sum(s.transferred for s in self.sentences),
+            "keywords_not_in_lexicon": sum(s.missing for s in self.sentences),
+            "bleu": self.bleu,
+            "chrf": self.chrf,
+        }
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Everything needed to reproduce a score (sacreBLEU-style), in a full and a short form."""
+
+    ktr_version: str
+    analyzer: str
+    analyzer_version: str
+    tagset: str
+    lexicons: tuple[str, ...]
+    lexicon_hash: str
+    classes: tuple[str, ...]
+    matching: tuple[str, ...]
+    aggregation: str
+    no_keywords: str
+    missing_in_lexicon: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def full(self) -> dict[str, Any]:
+        return {
+            "ktr": self.ktr_version, "analyzer": self.analyzer,
+            "analyzer_version": self.analyzer_version, "tagset": self.tagset,
+            "lexicons": list(self.lexicons), "lexicon_hash": self.lexicon_hash,
+            "classes": list(self.classes), "matching": list(self.matching),
+            "aggregation": self.aggregation, "no_keywords": self.no_keywords,
+            "missing_in_lexicon": self.missing_in_lexicon, **self.extra,
+        }
+
+    def short(self) -> str:
+        parts = [
+            f"ktr:{self.ktr_version}",
+            f"ana:{self.analyzer}@{self.analyzer_version}",
+            f"lex:{'+'.join(self.lexicons)}@{self.lexicon_hash[:10]}",
+            f"cls:{','.join(self.classes)}",
+            f"match:{','.join(self.matching)}",
+            f"avg:{self.aggregation}",
+            f"nokw:{self.no_keywords}",
+            f"oov:{self.missing_in_lexicon}",
+        ]
+        parts += [f"{k}:{v}" for k, v in self.extra.items()]
+        return "|".join(parts)
+
+
+@dataclass
+class Report:
+    """Results of scoring one or more systems on one source."""
+
+    signature: Signature
+    systems: list[SystemResult]
+    sacrebleu: dict[str, str] | None = None
+    #: bootstrap estimates per metric, one per system (``ktr score --confidence/--paired-bs``)
+    estimates: dict[str, list[Estimate]] | None = None
+    warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
+    #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``)
+    references: ReferenceScores | None = None
+
+    def to_dict(self, sentences: bool = False) -> dict[str, Any]:
+        systems = []
+        for i, s in enumerate(self.systems):
+            d = s.summary()
+            for metric, found in (self.estimates or {}).items():
+                d.update(found[i].fields(metric))
+            if sentences:
+                d["segments"] = [seg.to_dict() for seg in s.sentences]
+            systems.append(d)
+        return {
+            "signature": {"short": self.signature.short(), "full": self.signature.full()},
+            "sacrebleu": self.sacrebleu,
+            "systems": systems,
+            "warnings": self.warnings,
+        }

@@ -1,0 +1,198 @@
+"""The Python API: analyse sources once, look keywords up once, match every system against them.
+
+The command line is a thin layer over it::
+
+    from ktr import Scorer
+    report = Scorer().score(sources, {"mt1": hyps1, "mt2": hyps2}, references=[refs])
+    print(report.systems[0].ktr, report.signature.short())
+
+A :class:`Scorer` is a :class:`~ktr.scoring.pipeline.Pipeline` (the analyzer and tables) that
+checks its input, cuts it into stretches and hands them to an engine (:mod:`ktr.execution`);
+BLEU and chrF are summed as the stretches go by.
+"""
+from __future__ import annotations
+
+import warnings
+from functools import partial
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from ktr import __version__
+from ktr.config import Config
+from ktr.errors import ConfigError, InputError, InputWarning
+from ktr.execution.engines import run_stretches
+from ktr.execution.jobs import resolve_jobs, split_jobs
+from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
+from ktr.korean.analyzers import Analyzer
+from ktr.korean.analyzers.process import build_analyzer
+from ktr.korean.keywords import Keyword
+from ktr.lexicon import Lexicon
+from ktr.scoring.pipeline import Pipeline, Prepared
+from ktr.scoring.reference import ReferenceScores
+from ktr.scoring.results import Report, Signature, SystemResult
+from ktr.textio import TextFile, aligned, check_counts, scan
+
+
+class Scorer(Pipeline):
+    """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
+
+    def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
+                 lexicon: Lexicon | None = None, jobs: int | None = 1):
+        """``jobs``: cores that :meth:`score` uses (0: all), as processes or, for an analyzer with
+        threads of its own, as its threads (see :mod:`ktr.execution.jobs`). The scorer builds its
+        analyzer and lexicon from the config, and so does each further process, so ``jobs > 1``
+        cannot be combined with an ``analyzer`` or ``lexicon`` object."""
+        from ktr.scoring.preflight import check
+
+        config = config or Config()
+        self.jobs = resolve_jobs(jobs)
+        if self.jobs > 1 and (analyzer is not None or lexicon is not None):
+            raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
+                              "pass the config only, or use jobs=1 with an analyzer or lexicon object")
+        check(config, analyzer=analyzer is None)
+        self.processes, self.threads = split_jobs(self.jobs, config)
+        super().__init__(config, analyzer or build_analyzer(config.analyzer, config.timeout, self.threads), lexicon)
+
+    @classmethod
+    def from_yaml(cls, path: str) -> "Scorer":
+        return cls(Config.from_yaml(path))
+
+    @property
+    def signature(self) -> Signature:
+        c = self.config
+        return Signature(
+            ktr_version=__version__, analyzer=self.analyzer.name,
+            analyzer_version=self.analyzer.version, tagset=self.table.name,
+            lexicons=c.lexicons, lexicon_hash=self.lexicon.digest, classes=c.classes,
+            matching=c.matching, aggregation=c.aggregation, no_keywords=c.no_keywords,
+            missing_in_lexicon=c.missing_in_lexicon, extra=self._signature_extra(),
+        )
+
+    def _signature_extra(self) -> dict[str, str]:
+        extra = {}
+        if "synonym" in self.config.matching:
+            from ktr.english.wordnet import fingerprint
+
+            extra["syn"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+        if self.idioms is not None:
+            extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
+        if self._sounds:
+            extra["tl"] = f"{self.config.transliteration_threshold:g}"
+        if self.config.aggregation == "weighted":
+            extra["w"] = ",".join(f"{c}={w:g}" for c, w in sorted(self.config.class_weights.items()))
+        return extra
+
+    def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
+        """The keywords of each source sentence (idiom stretches collapsed into one unit)."""
+        return self.prepare(sources).keywords
+
+    def prepare(self, sources: Sequence[str], name: str = "source", first_line: int = 1) -> Prepared:
+        """Analyse and look up the source once; ``name`` (a file name) prefixes warnings, which
+        name lines from ``first_line`` on and also go out through :mod:`warnings` (category
+        InputWarning)."""
+        with fewer_gc_pauses():
+            prepared = self.prepare_analysed(self.analyse(sources), name, first_line)
+        for message in prepared.warnings:
+            warnings.warn(message, InputWarning, stacklevel=2)
+        return prepared
+
+    def prepare_file(self, source: str | TextFile) -> Iterator[Prepared]:
+        """:meth:`prepare` on a file (a path, or a file checked with :func:`ktr.textio.scan`),
+        one stretch of lines after another, so memory does not grow with the file's length; every
+        line is checked (encoding) before the first is analysed. Warnings name the file's lines."""
+        src = source if isinstance(source, TextFile) else scan(source)
+        size = stretch_size(src.lines)
+        for n, (lines,) in enumerate(aligned([src], size)):
+            yield self.prepare(lines, src.name, n * size + 1)
+
+    def score_prepared(self, prepared: Prepared, name: str, hypotheses: Sequence[str]) -> SystemResult:
+        """One system's result on a prepared source (:meth:`prepare`)."""
+        if len(hypotheses) != len(prepared.keywords):
+            raise InputError(
+                f"line counts differ: source has {len(prepared.keywords)} lines, "
+                f"{name} has {len(hypotheses)}; nothing was scored"
+            )
+        with fewer_gc_pauses():
+            sentences = self.match_lines(prepared, hypotheses)
+        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
+
+    def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
+              references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source",
+              details: bool = True, statistics: bool = False) -> Report:
+        """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
+        ``references`` (optional) is a list of reference streams, each as long as ``sources``.
+        ``source_name`` names the source in warnings and errors (the CLI passes the file name).
+        ``details=False`` keeps each line's counts but not its keywords' results: the same scores
+        and summary in far less memory, without per-sentence keyword output. ``statistics=True``
+        keeps sacreBLEU's statistics of every sentence in the report (for a bootstrap)."""
+        if isinstance(hypotheses, Mapping):
+            systems = dict(hypotheses)
+        else:
+            systems = {"system": hypotheses}
+        if not systems:
+            raise InputError("no hypothesis given")
+        if isinstance(sources, str):
+            raise InputError("sources must be a list of lines, not one string")
+        if not sources:
+            raise InputError(f"{source_name} is empty: nothing to score")
+        if not any(line.strip() for line in sources):
+            raise _blank(source_name, len(sources))
+        references = list(references or [])
+        for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
+            if isinstance(lines, str):
+                raise InputError(f"{name}: expected a list of lines, not one string")
+        check_counts([("source", len(sources)), *((name, len(lines)) for name, lines in systems.items()),
+                      *((f"reference {i + 1}", len(r)) for i, r in enumerate(references))])
+        stretches = sliced(sources, systems, references, stretch_size(len(sources)))
+        return self._score(stretches, list(systems), bool(references), source_name, details, statistics)
+
+    def score_files(self, source: str | TextFile, hypotheses: Mapping[str, str | TextFile],
+                    references: Sequence[str | TextFile] = (), *, details: bool = True,
+                    statistics: bool = False) -> Report:
+        """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
+        read a stretch at a time: memory does not grow with the files' length (only by each
+        line's counts, or with ``details`` its keywords' results). ``hypotheses`` maps system
+        names to files. Every file is checked (encoding, line counts) before anything is scored."""
+        if not hypotheses:
+            raise InputError("no hypothesis given")
+        src = source if isinstance(source, TextFile) else scan(source)
+        outs = {name: f if isinstance(f, TextFile) else scan(f, allow_empty=True) for name, f in hypotheses.items()}
+        refs = [f if isinstance(f, TextFile) else scan(f, allow_empty=True) for f in references]
+        check_counts([(f.name, f.lines) for f in (src, *outs.values(), *refs)])
+        if not src.has_text:
+            raise _blank(src.name, src.lines)
+        size = stretch_size(src.lines)
+
+        def stretches() -> Iterator[Stretch]:
+            for n, (lines, *rest) in enumerate(aligned([src, *outs.values(), *refs], size)):
+                yield Stretch(n * size, lines, dict(zip(outs, rest[:len(outs)])), rest[len(outs):])
+
+        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics)
+
+    def _score(self, stretches: Iterable[Stretch], names: list[str], with_references: bool, source_name: str,
+               details: bool, statistics: bool) -> Report:
+        """Every stretch scored; BLEU and chrF summed stretch by stretch as the lines go by."""
+        metrics = ReferenceScores(keep=statistics) if with_references else None
+
+        def add(stretch: Stretch) -> None:
+            for name, lines in stretch.systems.items():
+                metrics.add(name, lines, stretch.references)
+
+        sentences, messages = run_stretches(self, stretches, source_name, processes=self.processes,
+                                            factory=partial(Pipeline.for_worker, self.config, self.threads),
+                                            details=details, each=add if metrics is not None else None)
+        for message in messages:
+            warnings.warn(message, InputWarning, stacklevel=3)
+        results = []
+        signatures = None
+        for name in names:
+            result = SystemResult(name, sentences[name], self.config.aggregation, self.config.no_keywords)
+            if metrics is not None:
+                found = metrics.scores(name)
+                result.bleu, result.chrf = found["bleu"][0], found["chrf"][0]
+                signatures = {k: v[1] for k, v in found.items()}
+            results.append(result)
+        return Report(self.signature, results, signatures, warnings=messages, references=metrics)
+
+
+def _blank(name: str, lines: int) -> InputError:
+    return InputError(f"{name} has {lines} line(s) but none with text: nothing to score")

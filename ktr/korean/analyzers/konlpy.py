@@ -25,7 +25,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 def _require_java() -> None:
     """Check for Java, then start KoNLPy's JVM once with a heap of ``KTR_JVM_HEAP_MB`` MB."""
-    from ktr.scoring.preflight import java_problem
+    from ktr.korean.analyzers.requirements import java_problem
 
     problem = java_problem()
     if problem:

@@ -1,0 +1,115 @@
+"""The package's shape (docs/architecture.md): wings import only lower wings, and no module
+imports itself back through others. Imports are read from the source (every ``import`` and
+``from ... import``, also inside functions; those under ``if TYPE_CHECKING:`` are for type
+checkers only and left out)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ktr"
+
+#: each wing's rank: a module may import its own wing and wings of a lower rank, never a wing of
+#: the same rank (korean and english know nothing of each other) or a higher one; the shared
+#: modules at the top of the package (rank 0) form one floor
+RANKS = {
+    "errors": 0, "resources": 0, "cache": 0, "textio": 0, "progress": 0, "sample": 0,
+    "korean": 1, "english": 1,
+    "lexicon": 2, "config": 2,
+    "matching": 3,
+    "execution": 4,
+    "scoring": 5,
+    "experiments": 6,
+    "reports": 7,
+    "cli": 8,
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for child in node.body:
+                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    return lines
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """The ktr modules ``path`` imports (a ``from package import name`` naming a module counts as
+    that module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_lines(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "ktr")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "ktr":
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.add(full if full in modules else node.module)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: _imports(path, set(paths)) - {name} for name, path in paths.items()}
+
+
+def _wing(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+GRAPH = _graph()
+
+
+def test_every_wing_has_a_rank():
+    assert {w for w in map(_wing, GRAPH) if w} <= set(RANKS)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if _wing(m)))
+def test_wings_import_only_lower_wings(module):
+    wing = _wing(module)
+    wrong = sorted(m for m in GRAPH[module] if _wing(m) and _wing(m) != wing
+                   and RANKS[_wing(m)] >= RANKS[wing] and RANKS[wing] > 0)   # rank 0: one floor
+    assert not wrong, f"{module} (rank {RANKS[wing]}) imports {wrong}"
+
+
+def test_no_import_cycles():
+    """Depth-first search for a module reached again from itself (the package root, which only
+    re-exports lazily, is left out)."""
+    graph = {m: {d for d in deps if d in GRAPH and d != "ktr"} for m, deps in GRAPH.items() if m != "ktr"}
+    state: dict[str, int] = {}     # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        path.append(m)
+        for d in sorted(graph.get(m, ())):
+            if state.get(d) == 1:
+                return path[path.index(d):] + [d]
+            if d not in state and (cycle := visit(d)):
+                return cycle
+        state[m] = 2
+        path.pop()
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            cycle = visit(m)
+            assert cycle is None, " -> ".join(cycle)
+
+
+def test_modules_are_small_enough_to_read_in_one_sitting():
+    long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, long

@@ -29,7 +29,7 @@ DEFAULT_CLASSES: tuple[str, ...] = CLASSES
 
 @dataclass(frozen=True)
 class Config:
-    """How ktr scores. Every field has a documented default; see README "Configuration"."""
+    """How ktr scores. Every field has a documented default; see docs/configuration.md."""
 
     analyzer: str = "kiwi"
     """Morphological analyzer: kiwi, mecab, okt, komoran, hannanum, kkma."""

@@ -1,4 +1,4 @@
-"""The input cases of README "Input handling", one or more tests each, with the real analyzers.
+"""The input cases of docs/input-handling.md, one or more tests each, with the real analyzers.
 
 Cases 1, 3 and 4 are also covered in test_cli.py and test_textio.py; case 10 is in
 test_preflight.py, case 11 in test_concurrency.py, case 12 in test_properties.py.

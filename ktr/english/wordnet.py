@@ -1,6 +1,6 @@
 """WordNet access for synonym expansion: found on disk or a clear error, never downloaded here.
 
-Run ``python scripts/setup_wordnet.py`` once to install it (see README "Setup").
+Run ``python scripts/setup_wordnet.py`` once to install it (see README, "Install").
 """
 from __future__ import annotations
 

@@ -31,6 +31,7 @@ from ktr.execution.analyzer_pool import AnalyzerPool
 from ktr.execution.jobs import split_jobs
 from ktr.scoring.preflight import check
 from ktr.progress import Progress
+from ktr.scoring.reference import meteor_sentences, meteor_signature
 from ktr.scoring.results import Signature, SystemResult
 from ktr.scoring.scorer import Scorer
 from ktr.scoring.significance import (Estimate, bootstrap, estimates, ktr_statistic, mean_statistic, paired_p_value,
@@ -278,26 +279,6 @@ def _reference_metrics(exp: Experiment, outputs: dict[str, list[str]], reference
                     signatures[metric] = str(obj.get_signature())
                 bar.update(1)
     return scores, stats, signatures
-
-
-def meteor_signature() -> str:
-    import nltk
-
-    from ktr.english.wordnet import fingerprint
-
-    return f"nltk:{nltk.__version__}|wn:{fingerprint()}|tok:ktr|alpha:0.9|beta:3|gamma:0.5"
-
-
-def meteor_sentences(hypotheses: list[str], references: list[list[str]]) -> list[float]:
-    """NLTK's METEOR per sentence, on ktr's English tokens, against every reference."""
-    from nltk.translate.meteor_score import meteor_score
-
-    from ktr.english.tokens import tokenize
-    from ktr.english.wordnet import load
-
-    wn = load()
-    return [meteor_score([tokenize(r[i]) for r in references], tokenize(h), wordnet=wn)
-            for i, h in enumerate(hypotheses)]
 
 
 def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:

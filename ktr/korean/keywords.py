@@ -83,7 +83,6 @@ def load_tagset(name: str) -> TagTable:
 
 
 _NOUNISH = {"noun", "proper_noun"}
-_new = tuple.__new__   # builds a Keyword without its Python-level constructor
 
 
 def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] | set[str]) -> list[Keyword]:
@@ -114,5 +113,5 @@ def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] 
                     lemma = digits.group().replace(",", "") if digits else m.form
             if cls in classes and _CONTENT.search(lemma):
                 # interned: the same words recur on many lines, whose results are all kept
-                out.append(_new(Keyword, (intern(lemma), intern(m.tag), cls, m.start, end, base)))
+                out.append(Keyword(intern(lemma), intern(m.tag), cls, m.start, end, base))
     return out

@@ -1,7 +1,7 @@
 """One normalization of Korean source text before analysis, with a map back to the original.
 
 Analyzers disagree on text that is the same to a reader, and some fail on characters that carry no
-words at all (see README "Input handling"). Every source line therefore goes through
+words at all (see docs/input-handling.md). Every source line therefore goes through
 :func:`normalize_source` first, so each analyzer sees the same, clean spelling:
 
 1. C0 and C1 control characters (NUL, ESC, ``\\x0b``, ``\\x85``…) become a space and are reported

@@ -13,7 +13,6 @@ Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress, repeat
 from typing import Sequence
 
 from ktr.matching import transliteration as transliterate
@@ -74,13 +73,15 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
         return []
     found = []
     groups = v.name_sounds_by_length if targets.name else v.sounds_by_length
-    sound, threshold, similarity = targets.sound, v.threshold, transliterate.similarity
-    length, slack, reaches = len(sound), 1 - threshold, threshold.__le__
+    sound, threshold = targets.sound, v.threshold
     for size, (keys, where) in groups.items():
-        if abs(size - length) > slack * max(size, length) + 1e-9:
+        if abs(size - len(sound)) > (1 - threshold) * max(size, len(sound)) + 1e-9:
             continue                      # too different in length to reach the threshold
-        for key in compress(keys, map(reaches, map(similarity, repeat(sound), keys))):
-            rank = round((1 - similarity(sound, key)) * 1000)
+        for key in keys:
+            similarity = transliterate.similarity(sound, key)
+            if similarity < threshold:
+                continue
+            rank = round((1 - similarity) * 1000)
             found += [(i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)))
                       for i, start, end in where[key]]
     return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of the sounds

@@ -28,18 +28,13 @@ class SentenceView:
         self.inflections = inflections or {}
         positions: dict[str, list[int]] = {}   # word -> where it occurs as written
         for i, token in enumerate(tokens):
-            if token in positions:
-                positions[token].append(i)
-            else:
-                positions[token] = [i]
+            positions.setdefault(token, []).append(i)
         self.positions = positions
         self.words = words = frozenset(positions)
         based: dict[str, list[str]] = {}     # base word -> the tokens that inflect it
-        if inflections:
-            get = inflections.get
-            for word in positions:
-                for base in get(word, ()):
-                    based.setdefault(base, []).append(word)
+        for word in positions:
+            for base in self.inflections.get(word, ()):
+                based.setdefault(base, []).append(word)
         self.inflected_forms = based
         #: every token and every base word of a token: where a phrase can start
         self.present = words.union(based) if based else words

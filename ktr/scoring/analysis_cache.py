@@ -78,8 +78,7 @@ def _decode(stored: str | list[list]) -> list[Morpheme]:
     if not stored:
         return []
     fields = iter(stored.replace("\n", "\t").split("\t"))
-    new = tuple.__new__     # a Morpheme without the Python-level constructor: many per corpus
-    return [new(Morpheme, (form, lemma or form, tag, int(start), int(end)))
+    return [Morpheme(form, lemma or form, tag, int(start), int(end))
             for form, lemma, tag, start, end in zip(fields, fields, fields, fields, fields)]
 
 

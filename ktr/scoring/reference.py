@@ -1,4 +1,5 @@
-"""BLEU and chrF via sacreBLEU, for reporting beside KTR when references exist.
+"""BLEU and chrF via sacreBLEU (and METEOR via NLTK, for ``ktr run``), reported beside KTR when
+references exist.
 
 sacreBLEU's corpus scores are computed from per-sentence statistics summed over the corpus.
 ktr extracts those statistics ``STRETCH`` lines at a time (:func:`sentence_statistics`,
@@ -108,3 +109,23 @@ class ReferenceScores:
     def metric(self, name: str):
         """The sacreBLEU metric object ``name`` (its signature knows the number of references)."""
         return self._metrics[name]
+
+
+def meteor_signature() -> str:
+    import nltk
+
+    from ktr.english.wordnet import fingerprint
+
+    return f"nltk:{nltk.__version__}|wn:{fingerprint()}|tok:ktr|alpha:0.9|beta:3|gamma:0.5"
+
+
+def meteor_sentences(hypotheses: list[str], references: list[list[str]]) -> list[float]:
+    """NLTK's METEOR per sentence, on ktr's English tokens, against every reference."""
+    from nltk.translate.meteor_score import meteor_score
+
+    from ktr.english.tokens import tokenize
+    from ktr.english.wordnet import load
+
+    wn = load()
+    return [meteor_score([tokenize(r[i]) for r in references], tokenize(h), wordnet=wn)
+            for i, h in enumerate(hypotheses)]

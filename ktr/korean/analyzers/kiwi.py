@@ -7,7 +7,6 @@ from ktr.korean.analyzers.base import AnalyzerBase, Morpheme, verb_lemma
 
 _PREDICATES = {"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"}
 #: builds a Morpheme from a tuple without the Python-level constructor (hundreds of thousands a run)
-_new = tuple.__new__
 
 
 class KiwiAnalyzer(AnalyzerBase):
@@ -38,7 +37,7 @@ class KiwiAnalyzer(AnalyzerBase):
             form, start = t.form, t.start
             tag = t.tag.split("-", 1)[0]  # VA-I / VV-R mark (ir)regular conjugation
             lemma = verb_lemma(form) if tag in _PREDICATES else form
-            out.append(_new(Morpheme, (form, lemma, tag, start, start + t.len)))
+            out.append(Morpheme(form, lemma, tag, start, start + t.len))
         return out
 
     def _analyze(self, text: str) -> list[Morpheme]:

@@ -15,7 +15,6 @@ _BLANKS = {ord("\t"): " ", ord("\n"): " ", ord("\r"): " "}
 #: mecab output lines remembered (a corpus has tens of thousands of distinct tokens)
 _KNOWN_LIMIT = 200_000
 #: builds a Morpheme from a tuple without the Python-level constructor (hundreds of thousands a run)
-_new = tuple.__new__
 
 
 class MecabAnalyzer(AnalyzerBase):
@@ -55,9 +54,9 @@ class MecabAnalyzer(AnalyzerBase):
             end = start + len(surface)
             cursor = end
             if len(parts) == 1:     # most tokens are one morpheme
-                out.append(_new(Morpheme, (*parts[0], start, end)))
+                out.append(Morpheme(*parts[0], start, end))
             else:
-                out.extend([_new(Morpheme, (*part, start, end)) for part in parts])
+                out.extend([Morpheme(*part, start, end) for part in parts])
         return out
 
     @staticmethod

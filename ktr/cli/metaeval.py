@@ -1,4 +1,5 @@
-"""``ktr meta-eval``: KTR, BLEU and chrF on controlled variants of human translations."""
+"""``ktr meta-eval``: KTR, BLEU and chrF on controlled variants of human translations; with
+``--gold``, ktr's keyword decisions against words judged by bilingual readers."""
 from __future__ import annotations
 
 import argparse
@@ -14,8 +15,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("-r", "--ref", required=True, help="its human English translation, line by line")
     p.add_argument("-c", "--config", help="YAML config")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
-    p.add_argument("-o", "--output", help="folder for meta-eval.json, .md and .svg (default: Markdown on stdout)")
+    p.add_argument("-o", "--output", help="folder for meta-eval.json, .md and .svg, or with --gold agreement.json "
+                                          "and .md (default: Markdown on stdout)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random variants (default 1)")
+    p.add_argument("--gold", metavar="FILE",
+                   help="judged keywords of lines of -s/-r (docs/judging.md): report ktr's agreement with them "
+                        "instead of the variants")
     p.set_defaults(func=run)
 
 
@@ -30,10 +35,27 @@ def run(args: argparse.Namespace) -> int:
     check_same_length(files, args.src)
     if args.output:
         report.check_folder(args.output)
+    if args.gold:
+        return _agreement(args, files[args.src], files[args.ref])
     if len(files[args.src]) < 2:
         raise KtrError(f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
                        "scored against another line's translation)")
     result = metaeval.run(Scorer(config_from(args)), files[args.src], files[args.ref], seed=args.seed)
+    if args.output:
+        for path in report.write(result, args.output):
+            print(f"wrote {path}", file=sys.stderr)
+    else:
+        sys.stdout.write(report.to_markdown(result))
+    return EXIT_OK
+
+
+def _agreement(args: argparse.Namespace, sources: list[str], translations: list[str]) -> int:
+    from ktr.experiments.judged import agreement, read_gold
+    from ktr.reports import agreement as report
+    from ktr.scoring.scorer import Scorer
+
+    gold = read_gold(args.gold)
+    result = agreement(Scorer(config_from(args)), sources, translations, gold, args.gold)
     if args.output:
         for path in report.write(result, args.output):
             print(f"wrote {path}", file=sys.stderr)

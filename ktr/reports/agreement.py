@@ -1,0 +1,65 @@
+"""The judged-keyword agreement as Markdown and as files (``ktr meta-eval --gold``)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ktr.errors import InputError
+from ktr.experiments.judged import KINDS, Agreement
+
+
+def _num(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def to_markdown(result: Agreement, title: str = "Agreement with judged keywords", examples: int = 5) -> str:
+    labels = result.counts()
+    k = result.keyword_agreement()
+    s = result.sentence_agreement()
+    rows = [f"# {title}", "",
+            f"{len(result.lines)} judged lines; words judged T {labels.get('T', 0)}, A {labels.get('A', 0)}, "
+            f"G {labels.get('G', 0)}, E {labels.get('E', 0)}.", "",
+            "**Keywords** (words judged T or A; ktr says *transferred* when it credited the word):", "",
+            "| judged | accuracy | precision | recall | credited T | credited A | missed T | missed A |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {k['judged']} | {_num(k['accuracy'])} | {_num(k['precision'])} | {_num(k['recall'])} | "
+            f"{k['true_positive']} | {k['false_positive']} | {k['false_negative']} | {k['true_negative']} |", "",
+            "**Words judged G (grammar) and E (analyzer error)**, as ktr treats them:", "",
+            "| label | judged | not a keyword that counts | counted, missed | counted, credited |",
+            "|---|---:|---:|---:|---:|"]
+    for label, row in result.other_labels().items():
+        rows.append(f"| {label} | {row['judged']} | {row['not_counted']} | {row['counted_missed']} | "
+                    f"{row['counted_credited']} |")
+    rows += ["", f"**Sentences** ({s['sentences']} with a judged T or A word and a ktr score): the judged "
+             "rate T / (T + A) per sentence against ktr's sentence score.", "",
+             "| judged rate | ktr | difference | mean absolute difference | Pearson |",
+             "|---:|---:|---:|---:|---:|",
+             f"| {_num(s['gold_rate'])} | {_num(s['ktr'])} | {_num(s['difference'])} | "
+             f"{_num(s['mean_absolute_difference'])} | {_num(s['pearson'])} |", "",
+             "**Disagreements by kind:**", "", "| kind | words | what it is | examples |", "|---|---:|---|---|"]
+    for kind, n in result.disagreements().items():
+        shown = [i for i in result.items if i.kind == kind][:examples]
+        cells = "; ".join(f"{i.judgment.line}: {i.judgment.lemma}"
+                          + (f" → {i.carried}" if i.carried else "")
+                          + (f" (ktr: {i.result.matched}, {i.result.how})" if i.result is not None and i.result.matched else "")
+                          for i in shown)
+        rows.append(f"| {kind} | {n} | {KINDS[kind]} | {cells.replace('|', '¦')} |")
+    rows += ["", f"KTR signature: `{result.signature}`"]
+    return "\n".join(rows) + "\n"
+
+
+def write(result: Agreement, directory: str | Path, examples: int = 20) -> list[Path]:
+    """Write ``agreement.json`` (with up to ``examples`` words per kind of disagreement) and
+    ``agreement.md`` into ``directory``."""
+    folder = Path(directory)
+    files = {"agreement.json": json.dumps(result.to_dict(examples=examples), ensure_ascii=False, indent=2) + "\n",
+             "agreement.md": to_markdown(result)}
+    written = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+            written.append(folder / name)
+    except OSError as exc:
+        raise InputError(f"{exc.filename or folder}: cannot write: {exc.strerror}") from None
+    return written

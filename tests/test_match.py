@@ -36,8 +36,26 @@ def test_assignment_is_maximal_not_greedy():
     assert run([("go", "leave"), ("go",)], "go and leave") == {0: ("leave", 2, 3), 1: ("go", 0, 1)}
 
 
-def test_tie_break_prefers_earlier_equivalent_then_leftmost():
+def test_tie_break_prefers_the_nearest_place_then_the_earlier_equivalent():
+    # one keyword (the middle of the source): the "buy" in the middle of the output is nearest
     assert run([("buy", "purchase")], "purchase and buy and buy") == {0: ("buy", 2, 3)}
+    # equally near: the equivalent listed first
+    assert run([("buy", "purchase")], "purchase buy") == {0: ("buy", 1, 2)}
+
+
+def test_a_strong_match_is_not_given_up_for_a_weaker_one():
+    # the bear sentence: 신다 (wear) reaches "bear" only as a WordNet synonym of wear, 곰 as written
+    wear = Targets(("put on", "wear"), synonyms=("bear", "have on"))
+    bear = Targets(("bear",))
+    chosen = match_sentence([wear, bear], tokenize("We can't run faster than that bear even with running shoes."),
+                            ("exact", "synonym"))
+    assert {k: (c.equivalent, c.how) for k, c in chosen.items()} == {1: ("bear", "exact")}
+
+
+def test_a_word_repeated_in_the_source_is_credited_where_the_output_has_it():
+    # two 학생 (student): the output has "student" once, past its middle, nearer the second
+    assert run([("student",), ("say",), ("student",)], "They say the student came late") == {
+        1: ("say", 1, 2), 2: ("student", 3, 4)}
 
 
 def test_phrase_must_be_contiguous():

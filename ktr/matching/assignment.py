@@ -1,17 +1,22 @@
 """The one-to-one assignment: each keyword's candidates in, at most one chosen per keyword out.
 
 An output token credits at most one keyword, and the assignment maximises the number of
-transferred keywords. Ties between assignments of the same size are broken by preference,
-keyword by keyword in source order: an earlier stage beats a later one, then an equivalent listed
-earlier in the lexicon, then the leftmost position in the output. The assignment is exact for
-each group of keywords that compete for tokens when the group has at most ``EXACT_LIMIT``
-keywords; larger groups (rare: many repeats of the same word) are matched greedily in preference
-order followed by augmenting paths, which is still optimal when the competing equivalents are
-single words.
+transferred keywords. Among the assignments of that size it prefers one best place per meaning:
+the strongest matches (:data:`STRENGTH`: a word as written or a number by value, then an
+inflection, a derivation, an idiom or construction, a WordNet synonym, a sound), then the nearest
+positions (a keyword's place among the source's keywords against a token's place in the output),
+then an equivalent listed earlier in the lexicon and the leftmost position. Keywords are placed
+in that order of preference (each by its best candidate), so that a strong match is never given
+up for a weaker one of another keyword: in "that bear", 곰 (bear) takes "bear" as written, and
+신다 (wear), whose WordNet synonyms include bear, does not.
+
+The assignment is exact for each group of keywords that compete for tokens when the group has at
+most ``EXACT_LIMIT`` keywords; larger groups (rare: many repeats of the same word) are matched
+greedily in preference order followed by augmenting paths, which is still optimal in size when
+the competing equivalents are single words.
 """
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import NamedTuple
 
 EXACT_LIMIT = 12
@@ -120,17 +125,26 @@ def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[
     return chosen
 
 
-_RANK = attrgetter("rank")
+#: how strong a match by each stage is, when assignments of the same size compete (lower first)
+STRENGTH = {"exact": 0, "number": 0, "inflection": 1, "derivation": 2, "idiom": 3, "construction": 3,
+            "synonym": 4, "transliteration": 5}
 
 
-def assign(cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
-    """Choose at most one candidate per keyword, token-disjoint, maximising the count.
-    ``cands``: keyword index → its candidates (none empty), in keyword order."""
+def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0) -> dict[int, Candidate]:
+    """Choose at most one candidate per keyword, token-disjoint, maximising the count, then
+    preferring strong and near matches (see the module doc). ``cands``: keyword index → its
+    candidates (none empty), in keyword order; ``keywords`` and ``tokens``: how many the
+    sentence and the output have (0: positions are not compared)."""
+
+    def preference(c: Candidate) -> tuple:
+        near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
+        return STRENGTH.get(c.how, len(STRENGTH)), near, c.rank
+
     owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
     contested = False
     for k, lst in cands.items():
         if len(lst) > 1:
-            lst.sort(key=_RANK)
+            lst.sort(key=preference)
         for c in lst:
             for t in range(c.start, c.end):
                 contested = owner.setdefault(t, k) != k or contested
@@ -138,6 +152,7 @@ def assign(cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
         return {k: lst[0] for k, lst in cands.items()}
     result: dict[int, Candidate] = {}
     for group in _components(cands):
+        group.sort(key=lambda k: (preference(cands[k][0]), k))   # the strongest, nearest placed first
         if len(group) == 1:
             result[group[0]] = cands[group[0]][0]
         elif len(group) <= EXACT_LIMIT:

@@ -133,4 +133,4 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
             lst += transliteration_stage(k, t, v, sound[0])
         if lst:
             cands[k] = lst
-    return assign(cands)
+    return assign(cands, len(targets), len(tokens))

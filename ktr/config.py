@@ -14,7 +14,7 @@ from ktr.korean.keywords import CLASSES
 AGGREGATIONS = ("macro", "micro", "weighted")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration")
+MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration", "derivation")
 
 #: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
 #: carry grammar rather than content (bound nouns 것/수/때, determiners) less
@@ -37,13 +37,14 @@ class Config:
     """Keyword classes that count."""
     lexicons: tuple[str, ...] = ("core",)
     """Lexicons by shipped name or path, stacked in order."""
-    matching: tuple[str, ...] = ("exact", "inflection", "synonym", "idiom", "number", "transliteration")
-    """Matching stages, in cascade order: exact, inflection, synonym (WordNet), idiom, number,
-    transliteration."""
+    matching: tuple[str, ...] = ("exact", "inflection", "derivation", "synonym", "idiom", "number", "transliteration")
+    """Matching stages, in cascade order: exact, inflection, derivation (WordNet), synonym
+    (WordNet), idiom, number, transliteration."""
     idioms: tuple[str, ...] = ("idioms",)
     """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
     synonym_senses: int = 2
-    """WordNet senses (synsets) per equivalent whose lemmas count as synonyms."""
+    """WordNet senses (synsets) per equivalent whose lemmas count as synonyms, and in which its
+    derivations are looked for."""
     transliteration_threshold: float = 0.8
     """Minimum sound-key similarity (0-1] for a transliteration match (see ktr/transliterate.py)."""
     aggregation: str = "macro"

@@ -7,8 +7,10 @@
 For each parallel set and each config variant it prints, as one Markdown table: the mean
 sentence KTR of the human translations (``true``), of mismatched pairs (each source against
 the translation of the line half the file away: a derangement, fixed and reproducible), the
-gap between them, and how many keywords each matching stage credited. Needs the parallel data
-(skips with a message when the folder is absent).
+gap between them, and how many keywords each matching stage credited. Where the set has judged
+keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a second table gives the other side:
+precision and recall of "transferred" against the readers' judgements, and the judged rate beside
+KTR on the judged lines. Needs the parallel data (skips with a message when the folder is absent).
 """
 from __future__ import annotations
 
@@ -22,7 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import yaml  # noqa: E402
 
 from ktr import Config, Scorer  # noqa: E402
+from ktr.experiments.judged import agreement, read_gold  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
+
+JUDGED = Path(__file__).resolve().parent.parent / "tests" / "data" / "judged"
 
 #: the ablation: each matching stage added in cascade order
 DEFAULT_VARIANTS = [
@@ -75,6 +80,7 @@ def main() -> int:
           "credited by stage (true / mismatched) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     analyzers: dict[str, object] = {}
+    judged: list[str] = []
     for name in args.sets:
         src = read_lines(args.data / f"{name}.ko")
         ref = read_lines(args.data / f"{name}.en")
@@ -91,6 +97,17 @@ def main() -> int:
             print(f"| {name} | {vname} | {true.ktr:.4f} | {mis.ktr:.4f} | {true.ktr - mis.ktr:.4f} | "
                   f"{true.ktr_micro:.4f} | {mis.ktr_micro:.4f} | {true.ktr_weighted:.4f} | "
                   f"{mis.ktr_weighted:.4f} | {names[0]} / {names[1]} | {', '.join(stages)} |", flush=True)
+            if (JUDGED / f"{name}.tsv").is_file():
+                found = agreement(scorer, src, ref, read_gold(JUDGED / f"{name}.tsv"), name)
+                k, sent = found.keyword_agreement(), found.sentence_agreement()
+                judged.append(f"| {name} | {vname} | {k['precision']:.4f} | {k['recall']:.4f} | "
+                              f"{k['false_positive']} | {sent['gold_rate']:.4f} | {sent['ktr']:.4f} | "
+                              f"{sent['mean_absolute_difference']:.4f} | {sent['pearson']:.4f} |")
+    if judged:
+        print("\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "
+              "mean abs. difference | Pearson |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        print("\n".join(judged))
     return 0
 
 

@@ -74,7 +74,7 @@ def test_missing_wordnet_names_the_stages_and_the_fix(files):
     from ktr.english.wordnet import wordnet_dir
     src, hyp = files
     proc = ktr_without([wordnet_dir().parent], "score", "-s", src, "-t", hyp)
-    assert_one_line_error(proc, "matching stage(s) inflection, synonym need WordNet",
+    assert_one_line_error(proc, "matching stage(s) inflection, derivation, synonym need WordNet",
                           "python scripts/setup_wordnet.py")
     exact = src.parent / "exact.yaml"
     exact.write_text("matching: [exact]\n", encoding="utf-8")

@@ -1,10 +1,10 @@
-"""Synonym expansion with the real WordNet, its cache, and the error when WordNet is absent."""
+"""Synonym and derivation expansion with the real WordNet, their cache, and the error when WordNet is absent."""
 import pytest
 
 from ktr import Config, Scorer
 from ktr.errors import BackendUnavailable
 from ktr.lexicon import load_lexicon
-from ktr.lexicon.expand import synonym_table, synonyms_of
+from ktr.lexicon.expand import derivation_table, derivations_of, synonym_table, synonyms_of
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +30,36 @@ def test_table_is_cached_on_disk(tmp_path, monkeypatch):
     synonym_table(lexicon, 2)
     assert len(list(tmp_path.glob("synonyms-*.json"))) == 2  # the options are part of the key
     assert first[("사다", "verb")] == ("purchase",)
+
+
+def test_derivations_are_wordnet_s_own_links_in_the_first_senses(wn):
+    assert derivations_of(wn, "criticism", "n", 2) == ["critical", "criticise", "criticize"]
+    assert derivations_of(wn, "decision", "n", 2) == ["decide"]
+    assert derivations_of(wn, "create", "v", 2) == ["creature", "creative", "creation"]
+    assert "president" not in derivations_of(wn, "present", "a", 2)      # a shared spelling is no link
+    assert derivations_of(wn, "department store", "n", 2) == []
+
+
+def test_derivation_table_is_cached_and_keyed_by_senses(tmp_path, monkeypatch):
+    monkeypatch.setenv("KTR_CACHE_DIR", str(tmp_path))
+    lexicon = load_lexicon("core")
+    one, two = derivation_table(lexicon, 1), derivation_table(lexicon, 2)
+    assert len(list(tmp_path.glob("derivations-*.json"))) == 2
+    assert derivation_table(lexicon, 2) == two
+    assert "criticize" in two[("비난", "noun")] and set(one[("비난", "noun")]) <= set(two[("비난", "noun")])
+
+
+def test_derivation_stage_matches_a_word_of_the_family_in_any_form(kiwi):
+    stages = ("exact", "inflection", "synonym")
+    plain = Scorer(Config(matching=stages), analyzer=kiwi)
+    derived = Scorer(Config(matching=(*stages, "derivation")), analyzer=kiwi)
+    src, hyp = ["그 결정은 많은 비난을 받았다."], ["The decision was widely criticized."]
+    lemma = "비난"
+    assert not next(k for k in plain.score(src, hyp).systems[0].sentences[0].keywords if k.keyword.lemma == lemma).transferred
+    kw = next(k for k in derived.score(src, hyp).systems[0].sentences[0].keywords if k.keyword.lemma == lemma)
+    assert (kw.matched, kw.how) == ("criticize", "derivation")
+    assert "derived criticize" in kw.tried
+    assert "der:wn3.0" in derived.signature.short() and "der:" not in plain.signature.short()
 
 
 def test_synonym_stage_matches_a_synonym_only_when_enabled(tmp_path, monkeypatch, kiwi):

@@ -1,11 +1,13 @@
-"""WordNet synonym expansion of lexicon equivalents, compiled once and cached on disk.
+"""WordNet expansion of lexicon equivalents, compiled once and cached on disk.
 
-For each entry, every equivalent is looked up in WordNet under the entry's part of speech;
-the lemmas of its first ``senses`` synsets (WordNet orders senses by frequency) become
-synonyms (``say`` → ``tell``, ``state``). Classes without a WordNet part of speech (pronouns,
-numerals, determiners) get none. The table is cached under ``$KTR_CACHE_DIR`` (default
-``~/.cache/ktr``) keyed by the lexicon's content hash, WordNet's fingerprint and the options,
-so scoring runs do not load WordNet.
+For each entry, every equivalent is looked up in WordNet under the entry's part of speech. The
+lemmas of its first ``senses`` synsets (WordNet orders senses by frequency) become *synonyms*
+(``say`` → ``tell``, ``state``); the words WordNet links to the equivalent itself in those senses
+as derivationally related become *derivations* (``criticism`` → ``criticise``/``criticize``,
+``critical``; ``decision`` → ``decide``). Classes without a WordNet part of speech (pronouns,
+numerals, determiners) get neither. The tables are cached under ``$KTR_CACHE_DIR`` (default
+``~/.cache/ktr``) keyed by the lexicon's content hash, WordNet's fingerprint and the options, so
+scoring runs do not load WordNet.
 """
 from __future__ import annotations
 
@@ -53,3 +55,44 @@ def synonym_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[
     rows = cached_json("synonyms", key, lambda: [
         [l, c, list(syns)] for (l, c), syns in sorted(compute(lexicon, senses).items())])
     return {(l, c): tuple(syns) for l, c, syns in rows}
+
+
+def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
+    """Single words WordNet links to ``word`` as derivationally related, in its first ``senses``
+    senses of part of speech ``pos``; British -ise spellings get their -ize twin."""
+    out: list[str] = []
+    for synset in wn.synsets(word.replace(" ", "_"), pos=pos)[:senses]:
+        for lemma in synset.lemmas():
+            if lemma.name().lower() != word.lower().replace(" ", "_"):
+                continue
+            for related in lemma.derivationally_related_forms():
+                name = related.name().lower()
+                for form in (name, name.replace("isation", "ization").replace("ise", "ize")):
+                    if form.isalpha() and form != word.lower() and form not in out and form not in STOP:
+                        out.append(form)
+    return out
+
+
+def compute_derivations(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
+    wn = wordnet.load()
+    table: dict[tuple[str, str], tuple[str, ...]] = {}
+    for entry in lexicon:
+        pos = WORDNET_POS.get(entry.cls)
+        if pos is None:
+            continue
+        found: list[str] = []
+        for eq in entry.equivalents:
+            for word in derivations_of(wn, eq, pos, senses):
+                if word not in found and word not in entry.equivalents:
+                    found.append(word)
+        if found:
+            table[(entry.lemma, entry.cls)] = tuple(found)
+    return table
+
+
+def derivation_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The derivations of ``lexicon``'s equivalents, from the cache when computed before."""
+    key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}"
+    rows = cached_json("derivations", key, lambda: [
+        [l, c, list(words)] for (l, c), words in sorted(compute_derivations(lexicon, senses).items())])
+    return {(l, c): tuple(words) for l, c, words in rows}

@@ -6,6 +6,7 @@ Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
 - ``exact``: a lexicon equivalent as written (after tokenization and case folding);
 - ``inflection``: an equivalent inflected (waiting → wait, went → go, rooms → room);
 - ``synonym``: a WordNet synonym of an equivalent, either way (:mod:`ktr.lexicon.expand`);
+- ``derivation``: a word WordNet derives from an equivalent, either way (criticism → criticized);
 - ``idiom``: an English phrase of an idiom unit, either way (:mod:`ktr.lexicon.idioms`);
 - ``number``: a number by value (:func:`number_stage`);
 - ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
@@ -89,10 +90,11 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
 
 @lru_cache(maxsize=64)
 def _stages(stages: tuple[str, ...]) -> tuple[tuple[int, str] | None, ...]:
-    """(order, name) of the exact, inflection, synonym, idiom, number and transliteration stages
-    (None for a stage not used)."""
+    """(order, name) of the exact, inflection, synonym, idiom, number, transliteration and
+    derivation stages (None for a stage not used)."""
     kinds = {name: (order, name) for order, name in enumerate(stages)}
-    return tuple(kinds.get(name) for name in ("exact", "inflection", "synonym", "idiom", "number", "transliteration"))
+    return tuple(kinds.get(name) for name in ("exact", "inflection", "synonym", "idiom", "number", "transliteration",
+                                              "derivation"))
 
 
 def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
@@ -106,7 +108,7 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     matches; ``threshold`` is the transliteration stage's minimum sound-key similarity and
     ``names`` the words the output writes capitalized (:func:`ktr.english.tokens.capitalized_words`).
     """
-    exact, inflected, synonym, idiom, number, sound = _stages(tuple(stages))
+    exact, inflected, synonym, idiom, number, sound, derivation = _stages(tuple(stages))
     v = SentenceView(tokens, inflections, threshold, names)
     present = v.present
     lexical = present if inflected else v.words     # where an equivalent can start
@@ -114,7 +116,7 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     for k, t in enumerate(targets):
         lst: list[Candidate] = []
         if not t.firsts.isdisjoint(present):
-            own, synonyms, idioms = t.own_firsts
+            own, synonyms, idioms, derived = t.own_firsts
             if exact or inflected:
                 hits = own & lexical
                 if hits:
@@ -127,6 +129,10 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                 hits = idioms & present
                 if hits:
                     _phrases(k, t.idioms_by_first, hits, v, lst, idiom, idiom)
+            if derivation:
+                hits = derived & present
+                if hits:
+                    _phrases(k, t.derivations_by_first, hits, v, lst, derivation, derivation)
         if t.numbers and number:
             lst += number_stage(k, t, v, number[0])
         if t.sound and sound:

@@ -16,8 +16,9 @@ from ktr.matching.transliteration import is_hangul, sound_key
 
 @dataclass(frozen=True, slots=True)
 class Targets:
-    """What a keyword may match: its lexicon equivalents and their WordNet synonyms, the
-    English of an idiom unit, its value as a number, the sound key of a name or loanword."""
+    """What a keyword may match: its lexicon equivalents, their WordNet synonyms and
+    derivations, the English of an idiom unit, its value as a number, the sound key of a name or
+    loanword."""
 
     equivalents: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()
@@ -25,19 +26,22 @@ class Targets:
     numbers: tuple[str, ...] = ()  # number keys (:func:`ktr.matching.numbers.korean_keys`)
     sound: str = ""                # sound key (:func:`ktr.matching.transliteration.korean_key`)
     name: bool = False             # a proper noun: matches only words written capitalized
+    derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).
     by_first: Index = field(init=False, repr=False, compare=False)
     synonyms_by_first: Index = field(init=False, repr=False, compare=False)
     idioms_by_first: Index = field(init=False, repr=False, compare=False)
+    derivations_by_first: Index = field(init=False, repr=False, compare=False)
     firsts: frozenset[str] = field(init=False, repr=False, compare=False)
-    #: first words of the equivalents, synonyms and idiom phrases, each on its own
-    own_firsts: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
+    #: first words of the equivalents, synonyms, idiom phrases and derivations, each on its own
+    own_firsts: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms)]
-        for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first"), indexes):
+        indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms),
+                   _by_first(self.derivations)]
+        for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first", "derivations_by_first"), indexes):
             object.__setattr__(self, name, index)
         object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
         object.__setattr__(self, "firsts", frozenset().union(*self.own_firsts))
@@ -61,8 +65,9 @@ class KeywordTargets:
     and the stages in use: numbers by value, names and unknown nouns by sound."""
 
     def __init__(self, lexicon: Lexicon, synonyms: Mapping[tuple[str, str], tuple[str, ...]],
-                 numbers: bool = True, sounds: bool = True):
-        self.lexicon, self.synonyms = lexicon, synonyms
+                 numbers: bool = True, sounds: bool = True,
+                 derivations: Mapping[tuple[str, str], tuple[str, ...]] | None = None):
+        self.lexicon, self.synonyms, self.derivations = lexicon, synonyms, derivations or {}
         self.numbers, self.sounds = numbers, sounds
 
     def lookup(self, keyword: Keyword) -> Lookup | None:
@@ -86,5 +91,6 @@ class KeywordTargets:
             return Targets(numbers=number_keys, sound=sound, name=name)
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
-        synonyms = self.synonyms.get((found.entry.lemma, found.entry.cls), ()) if found.entry else ()
-        return Targets(found.equivalents, synonyms, numbers=number_keys, sound=sound, name=name)
+        entry = (found.entry.lemma, found.entry.cls) if found.entry else None
+        return Targets(found.equivalents, self.synonyms.get(entry, ()), numbers=number_keys, sound=sound, name=name,
+                       derivations=self.derivations.get(entry, ()))

@@ -24,7 +24,10 @@ def _tried_text(k: "KeywordResult", limit: int = 5) -> str:
         parts.append(f"+{len(k.equivalents) - limit} more")
     if k.synonyms:
         parts.append(f"+{len(k.synonyms)} synonyms")
-    parts += k.tried
+    derived = sum(t.startswith("derived ") for t in k.tried)
+    if derived:
+        parts.append(f"+{derived} derived")
+    parts += [t for t in k.tried if not t.startswith("derived ")]
     note = f" [{k.lookup}: {k.entry}]" if k.lookup not in (None, "entry", "idiom", "digits", "number") else ""
     return "; ".join(parts) + note
 

@@ -54,6 +54,7 @@ class Prepared:
 def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) -> KeywordResult:
     """A keyword's result as long as nothing in the output matched it: what it could match."""
     tried = [f"month {k[2:]}" if k.startswith("m:") else f"number {k[2:]}" for k in target.numbers]
+    tried += [f"derived {word}" for word in target.derivations]
     if target.sound:
         tried.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
     entry = f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None
@@ -79,6 +80,11 @@ class Pipeline:
                 from ktr.lexicon.expand import synonym_table
 
                 self._synonyms = synonym_table(self.lexicon, config.synonym_senses)
+            self._derivations: dict[tuple[str, str], tuple[str, ...]] = {}
+            if "derivation" in config.matching:
+                from ktr.lexicon.expand import derivation_table
+
+                self._derivations = derivation_table(self.lexicon, config.synonym_senses)
             self.idioms = None
             self._inflections: dict[str, tuple[str, ...]] | None = None
             if "idiom" in config.matching:
@@ -87,7 +93,7 @@ class Pipeline:
                 self.idioms = IdiomTable.from_files(config.idioms)
             if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
-        self._targets = KeywordTargets(self.lexicon, self._synonyms, self._numbers, self._sounds)
+        self._targets = KeywordTargets(self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations)
         #: (lemma, tag, class, base) -> look-up, targets, unmatched result, weight: words repeat
         self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, KeywordResult, float | None]] = {}
 
@@ -104,10 +110,13 @@ class Pipeline:
         key = f"{self.lexicon.digest}|{self.config.synonym_senses if self._synonyms else 0}"
         if self.idioms is not None:
             key += f"|{self.idioms.digest}"
+        if self._derivations:
+            key += f"|derivations{self.config.synonym_senses}"
 
         def words() -> set[str]:  # every English word a keyword can match; only on a cache miss
             phrases = [e for entry in self.lexicon for e in entry.equivalents]
             phrases += [syn for syns in self._synonyms.values() for syn in syns]
+            phrases += [word for words in self._derivations.values() for word in words]
             if self.idioms is not None:
                 phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
             return {w for p in phrases for w in phrase(p)}

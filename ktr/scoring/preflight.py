@@ -12,7 +12,7 @@ from ktr.errors import BackendUnavailable
 from ktr.korean.analyzers.requirements import analyzer_problem
 
 #: matching stages that read WordNet (the inflection table is keyed by WordNet's version)
-WORDNET_STAGES = ("inflection", "synonym")
+WORDNET_STAGES = ("inflection", "synonym", "derivation")
 
 
 def wordnet_problem(config: Config) -> str | None:

@@ -73,6 +73,10 @@ class Scorer(Pipeline):
             from ktr.english.wordnet import fingerprint
 
             extra["syn"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+        if "derivation" in self.config.matching:
+            from ktr.english.wordnet import fingerprint
+
+            extra["der"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
         if self.idioms is not None:
             extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
         if self._sounds:

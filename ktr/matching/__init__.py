@@ -1,8 +1,8 @@
 """Matching: a keyword's targets and an output's tokens in, the transferred keywords out.
 
-``targets`` turns a looked-up keyword into what it may match (equivalents, synonyms, idiom
-phrases, a number, a sound key); ``view`` is an output sentence as the stages see it;
-``stages`` is the cascade (exact → inflection → synonym → idiom → number → transliteration),
-each proposing candidates; ``assignment`` chooses one candidate per keyword, one keyword per
+``targets`` turns a looked-up keyword into what it may match (equivalents, synonyms,
+derivations, idiom phrases, a number, a sound key); ``view`` is an output sentence as the stages
+see it; ``stages`` is the cascade (exact → inflection → derivation → synonym → idiom → number →
+transliteration), each proposing candidates; ``assignment`` chooses one candidate per keyword, one keyword per
 output token. ``numbers`` and ``transliteration`` hold both sides of their stage.
 """

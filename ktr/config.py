@@ -14,13 +14,13 @@ from ktr.korean.keywords import CLASSES
 AGGREGATIONS = ("macro", "micro", "weighted")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration", "derivation")
+MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration", "derivation", "construction")
 
 #: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
 #: carry grammar rather than content (bound nouns 것/수/때, determiners) less
 DEFAULT_CLASS_WEIGHTS: dict[str, float] = {
     "noun": 1.0, "proper_noun": 1.0, "verb": 1.0, "adjective": 1.0, "numeral": 1.0, "digits": 1.0,
-    "idiom": 1.0, "adverb": 0.5, "pronoun": 0.5, "bound_noun": 0.25, "determiner": 0.25,
+    "idiom": 1.0, "construction": 1.0, "adverb": 0.5, "pronoun": 0.5, "bound_noun": 0.25, "determiner": 0.25,
 }
 
 #: the paper's keyword classes (all of them)
@@ -37,11 +37,14 @@ class Config:
     """Keyword classes that count."""
     lexicons: tuple[str, ...] = ("core",)
     """Lexicons by shipped name or path, stacked in order."""
-    matching: tuple[str, ...] = ("exact", "inflection", "derivation", "synonym", "idiom", "number", "transliteration")
+    matching: tuple[str, ...] = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number",
+                                 "transliteration")
     """Matching stages, in cascade order: exact, inflection, derivation (WordNet), synonym
-    (WordNet), idiom, number, transliteration."""
+    (WordNet), idiom, construction, number, transliteration."""
     idioms: tuple[str, ...] = ("idioms",)
     """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
+    constructions: tuple[str, ...] = ("constructions",)
+    """Construction tables (shipped names or paths), used when the construction stage is on."""
     synonym_senses: int = 2
     """WordNet senses (synsets) per equivalent whose lemmas count as synonyms, and in which its
     derivations are looked for."""
@@ -79,7 +82,7 @@ class Config:
         if not 0 < self.transliteration_threshold <= 1:
             raise ConfigError(f"transliteration_threshold: must be in (0, 1], got {self.transliteration_threshold!r}")
         for c, w in self.class_weights.items():
-            _choice("class_weights", c, (*CLASSES, "idiom"))
+            _choice("class_weights", c, (*CLASSES, "idiom", "construction"))
             if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:
                 raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {w!r}")
         if isinstance(self.max_chars, bool) or self.max_chars < 100:

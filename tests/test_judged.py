@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ktr import Scorer
+from ktr import Config, Scorer
 from ktr.errors import InputError
 from ktr.experiments.judged import Judgment, agreement, carried_text, line_hash, pearson, read_gold, write_gold
 from ktr.textio import read_lines
@@ -35,7 +35,9 @@ def judgments(scorer: Scorer) -> list[Judgment]:
 
 @pytest.fixture(scope="module")
 def scorer(kiwi):
-    return Scorer(analyzer=kiwi)
+    """The default stages but constructions, so that 것 is a keyword (and judged G)."""
+    return Scorer(Config(matching=("exact", "inflection", "derivation", "synonym", "number", "transliteration")),
+                  analyzer=kiwi)
 
 
 def test_keywords_of_the_written_sentences_are_what_the_labels_assume(scorer):
@@ -57,6 +59,12 @@ def test_agreement_on_hand_judged_sentences(scorer):
     assert result.ktr_scores == {1: 1.0, 2: 0.5, 3: 0.8}   # 것 counted and missed: 4 of 5
     assert s["gold_rate"] == pytest.approx(2.5 / 3) and s["ktr"] == pytest.approx(2.3 / 3)
     assert s["mean_absolute_difference"] == pytest.approx(0.2 / 3)
+
+
+def test_with_constructions_the_nominalizer_is_no_keyword_and_no_penalty(scorer, kiwi):
+    result = agreement(Scorer(analyzer=kiwi), SOURCES, TRANSLATIONS, judgments(scorer))
+    assert result.other_labels()["G"] == {"judged": 1, "not_counted": 1, "counted_missed": 0, "counted_credited": 0}
+    assert result.disagreements() == {} and result.ktr_scores[3] == 1.0
 
 
 def test_a_word_judged_t_that_ktr_misses_is_a_disagreement_with_its_kind(scorer):
@@ -123,12 +131,19 @@ def test_cli_meta_eval_with_gold(scorer, tmp_path):
     proc = ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold)
     assert proc.returncode == 0, proc.stderr
     assert "| 12 | 1.0000 | 1.0000 | 1.0000 | 10 | 0 | 0 | 2 |" in proc.stdout
-    assert "| grammar counted | 1 |" in proc.stdout
+    assert "| G | 1 | 1 | 0 | 0 |" in proc.stdout            # the default config's constructions: not a keyword
     proc = ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold, "-o", tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / "out" / "agreement.json").read_text(encoding="utf-8"))
     assert doc["keywords"]["recall"] == 1.0 and doc["labels"] == {"T": 10, "A": 2, "G": 1}
-    assert doc["examples"]["grammar counted"][0]["lemma"] == "것"
+    assert doc["grammar_and_errors"]["G"]["not_counted"] == 1 and doc["disagreements"] == {} == doc["examples"]
+    config = tmp_path / "no-constructions.yaml"
+    config.write_text("matching: [exact, inflection, derivation, synonym, number, transliteration]\n", encoding="utf-8")
+    proc = ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold, "-c", config, "-o", tmp_path / "out2")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((tmp_path / "out2" / "agreement.json").read_text(encoding="utf-8"))
+    assert doc["examples"] == {"grammar counted": [{"line": 3, "lemma": "것", "label": "G", "carried_by": None,
+                                                    "ktr": "것/NNB", "matched": None, "how": None}]}
     hyp.write_text("\n".join(TRANSLATIONS[:2] + ["He eats rice."]) + "\n", encoding="utf-8")
     assert_clean_error(ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold),
                        "translation line 3 is not the line that was judged")

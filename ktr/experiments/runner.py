@@ -39,7 +39,7 @@ from ktr.scoring.significance import (Estimate, bootstrap, estimates, ktr_statis
 from ktr.textio import check_same_length, read_lines
 
 #: keyword classes in report order (idiom units last)
-CLASS_ORDER = (*CLASSES, "idiom")
+CLASS_ORDER = (*CLASSES, "idiom", "construction")
 
 
 @dataclass

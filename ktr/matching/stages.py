@@ -8,6 +8,7 @@ Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
 - ``synonym``: a WordNet synonym of an equivalent, either way (:mod:`ktr.lexicon.expand`);
 - ``derivation``: a word WordNet derives from an equivalent, either way (criticism → criticized);
 - ``idiom``: an English phrase of an idiom unit, either way (:mod:`ktr.lexicon.idioms`);
+- ``construction``: an English realization of a construction unit (:mod:`ktr.lexicon.constructions`);
 - ``number``: a number by value (:func:`number_stage`);
 - ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
 """
@@ -90,11 +91,11 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
 
 @lru_cache(maxsize=64)
 def _stages(stages: tuple[str, ...]) -> tuple[tuple[int, str] | None, ...]:
-    """(order, name) of the exact, inflection, synonym, idiom, number, transliteration and
-    derivation stages (None for a stage not used)."""
+    """(order, name) of the exact, inflection, synonym, idiom, number, transliteration,
+    derivation and construction stages (None for a stage not used)."""
     kinds = {name: (order, name) for order, name in enumerate(stages)}
     return tuple(kinds.get(name) for name in ("exact", "inflection", "synonym", "idiom", "number", "transliteration",
-                                              "derivation"))
+                                              "derivation", "construction"))
 
 
 def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
@@ -108,7 +109,7 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     matches; ``threshold`` is the transliteration stage's minimum sound-key similarity and
     ``names`` the words the output writes capitalized (:func:`ktr.english.tokens.capitalized_words`).
     """
-    exact, inflected, synonym, idiom, number, sound, derivation = _stages(tuple(stages))
+    exact, inflected, synonym, idiom, number, sound, derivation, construction = _stages(tuple(stages))
     v = SentenceView(tokens, inflections, threshold, names)
     present = v.present
     lexical = present if inflected else v.words     # where an equivalent can start
@@ -125,10 +126,11 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                 hits = synonyms & present
                 if hits:
                     _phrases(k, t.synonyms_by_first, hits, v, lst, synonym, synonym)
-            if idiom:
+            unit = construction if t.construction else idiom     # both match phrases either way
+            if unit:
                 hits = idioms & present
                 if hits:
-                    _phrases(k, t.idioms_by_first, hits, v, lst, idiom, idiom)
+                    _phrases(k, t.idioms_by_first, hits, v, lst, unit, unit)
             if derivation:
                 hits = derived & present
                 if hits:

@@ -27,6 +27,7 @@ class Targets:
     sound: str = ""                # sound key (:func:`ktr.matching.transliteration.korean_key`)
     name: bool = False             # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
+    construction: bool = False     # ``idioms`` are the realizations of a construction unit
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).
@@ -66,12 +67,16 @@ class KeywordTargets:
 
     def __init__(self, lexicon: Lexicon, synonyms: Mapping[tuple[str, str], tuple[str, ...]],
                  numbers: bool = True, sounds: bool = True,
-                 derivations: Mapping[tuple[str, str], tuple[str, ...]] | None = None):
+                 derivations: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+                 constructions: Mapping[str, tuple[str, ...]] | None = None):
         self.lexicon, self.synonyms, self.derivations = lexicon, synonyms, derivations or {}
+        self.constructions = constructions or {}     # a construction's name -> its realizations
         self.numbers, self.sounds = numbers, sounds
 
     def lookup(self, keyword: Keyword) -> Lookup | None:
         """The lexicon entry of a keyword (a written number is its own equivalent), or None."""
+        if keyword.tag == "construction":   # a unit of ktr/lexicon/constructions.py
+            return Lookup(None, self.constructions.get(keyword.lemma, ()), "construction")
         if keyword.tag == "number":     # a written number (ktr/matching/numbers.py)
             value = numbers.korean_keys(keyword)
             return Lookup(None, (value[0][2:],) if value else (), "number")
@@ -91,6 +96,8 @@ class KeywordTargets:
             return Targets(numbers=number_keys, sound=sound, name=name)
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
+        if found.via == "construction":
+            return Targets(idioms=found.equivalents, construction=True)
         entry = (found.entry.lemma, found.entry.cls) if found.entry else None
         return Targets(found.equivalents, self.synonyms.get(entry, ()), numbers=number_keys, sound=sound, name=name,
                        derivations=self.derivations.get(entry, ()))

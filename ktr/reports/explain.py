@@ -28,7 +28,7 @@ def _tried_text(k: "KeywordResult", limit: int = 5) -> str:
     if derived:
         parts.append(f"+{derived} derived")
     parts += [t for t in k.tried if not t.startswith("derived ")]
-    note = f" [{k.lookup}: {k.entry}]" if k.lookup not in (None, "entry", "idiom", "digits", "number") else ""
+    note = f" [{k.lookup}: {k.entry}]" if k.lookup not in (None, "entry", "idiom", "construction", "digits", "number") else ""
     return "; ".join(parts) + note
 
 

@@ -91,9 +91,16 @@ class Pipeline:
                 from ktr.lexicon.idioms import IdiomTable
 
                 self.idioms = IdiomTable.from_files(config.idioms)
+            self.constructions = None
+            if "construction" in config.matching:
+                from ktr.lexicon.constructions import ConstructionTable
+
+                self.constructions = ConstructionTable.from_files(config.constructions, analyzer.tagset)
             if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
-        self._targets = KeywordTargets(self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations)
+        realizations = {c.name: c.english for c in self.constructions.constructions} if self.constructions else {}
+        self._targets = KeywordTargets(self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations,
+                                       realizations)
         #: (lemma, tag, class, base) -> look-up, targets, unmatched result, weight: words repeat
         self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, KeywordResult, float | None]] = {}
 
@@ -112,11 +119,15 @@ class Pipeline:
             key += f"|{self.idioms.digest}"
         if self._derivations:
             key += f"|derivations{self.config.synonym_senses}"
+        if self.constructions is not None:
+            key += f"|{self.constructions.digest}"
 
         def words() -> set[str]:  # every English word a keyword can match; only on a cache miss
             phrases = [e for entry in self.lexicon for e in entry.equivalents]
             phrases += [syn for syns in self._synonyms.values() for syn in syns]
             phrases += [word for words in self._derivations.values() for word in words]
+            if self.constructions is not None:
+                phrases += [p for c in self.constructions.constructions for p in c.english]
             if self.idioms is not None:
                 phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
             return {w for p in phrases for w in phrase(p)}
@@ -229,6 +240,8 @@ class Pipeline:
         kws = extract(analysis.morphemes, self.table, self._classes)
         if self._numbers and not analysis.failed:
             kws = numbers.group(analysis.morphemes, kws)
+        if self.constructions and not analysis.failed:
+            kws = self.constructions.apply(analysis.morphemes, kws)
         kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
         if norm.spans:
             kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]

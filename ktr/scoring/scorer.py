@@ -77,6 +77,8 @@ class Scorer(Pipeline):
             from ktr.english.wordnet import fingerprint
 
             extra["der"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+        if self.constructions is not None:
+            extra["cx"] = f"{'+'.join(self.config.constructions)}@{self.constructions.digest[:10]}"
         if self.idioms is not None:
             extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
         if self._sounds:

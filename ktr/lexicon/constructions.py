@@ -1,0 +1,198 @@
+"""Grammatical constructions: sequences of morphemes that say one thing, or nothing, in English.
+
+Korean says with a bound noun and a verb what English says with a modal (-ㄹ 수 있다 "can", -ㄹ 것이다
+"will"), and it nominalizes with 것 where English needs no word at all (-는 것). Counted word by
+word, 수, 것 and 있다 are keywords that a faithful translation never shows. A construction file
+says, per tag set, which morpheme sequences are one unit and how English realizes it::
+
+    # ktr-constructions/1
+    can<TAB>sejong<TAB>unit<TAB>ᆯ|ㄹ|을/ETM [ 수/NNB */JKS|JX? 있/VA|VV|VX ]<TAB>can;could;able;possible
+    nominalizer<TAB>sejong<TAB>grammar<TAB>는|ᆫ|ㄴ|은|던/ETM [ 것/NNB ]<TAB>
+
+A pattern is a sequence of items ``FORMS/TAGS``: forms (``*`` for any) and tags separated by
+``|``, an item ending in ``?`` optional. The brackets mark the part that is the construction:
+
+* ``unit``: the keywords inside the brackets become one keyword of class ``construction``, whose
+  English realizations (words, phrases, or marks such as ``@negation`` for n't, not, no, never…)
+  are matched in the output by the ``construction`` stage;
+* ``grammar``: the keywords inside the brackets are grammar, not keywords.
+
+The first construction of the file that matches at a position takes its morphemes; later ones
+only match elsewhere. Constructions apply when the ``construction`` stage is on, to analyzers
+whose tag set has rows in the file.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Sequence
+
+from ktr.errors import LexiconError
+from ktr.korean.analyzers.base import Morpheme
+from ktr.korean.keywords import Keyword
+from ktr.lexicon.format import resolve_lexicon_path, split_columns
+
+HEADER = "# ktr-constructions/1"
+ACTIONS = ("unit", "grammar")
+#: grammatical marks a realization may name, and the output words that carry them (English
+#: contractions are tokenized apart: can't is "can" "t", we'll is "we" "ll")
+MARKS: dict[str, tuple[str, ...]] = {
+    "@negation": ("not", "t", "no", "never", "cannot", "without", "none", "nothing", "nobody", "neither", "nor"),
+    "@future": ("will", "would", "ll", "shall", "going", "gonna"),
+    "@plural_pronoun": ("they", "them", "their", "theirs", "themselves"),
+}
+
+
+@dataclass(frozen=True)
+class Item:
+    forms: frozenset[str] | None     # None: any form
+    tags: frozenset[str]
+    optional: bool
+
+
+@dataclass(frozen=True)
+class Construction:
+    name: str
+    tagset: str
+    action: str
+    pattern: str                     # as written
+    items: tuple[Item, ...]
+    inside: tuple[int, int]          # the items in brackets: [first, last)
+    english: tuple[str, ...]         # realizations, marks expanded
+    where: str
+
+
+def _item(text: str, where: str) -> Item:
+    optional = text.endswith("?")
+    body = text[:-1] if optional else text
+    forms, slash, tags = body.rpartition("/")
+    if not slash or not forms or not tags:
+        raise LexiconError(f"{where}: pattern item {text!r} must be FORMS/TAGS")
+    return Item(None if forms == "*" else frozenset(forms.split("|")), frozenset(tags.split("|")), optional)
+
+
+def _parse(line: str, where: str) -> Construction | None:
+    cols = split_columns(line, where, ("name", "tag set", "action", "pattern", "English"))
+    if cols is None:
+        return None
+    name, tagset, action, pattern, english = cols
+    if action not in ACTIONS:
+        raise LexiconError(f"{where}: action {action!r} is not one of {', '.join(ACTIONS)}")
+    words = pattern.split()
+    if words.count("[") != 1 or words.count("]") != 1 or words.index("[") > words.index("]"):
+        raise LexiconError(f"{where}: the pattern must mark its construction with one [ and one ]")
+    first, last = words.index("["), words.index("]") - 1
+    items = tuple(_item(w, where) for w in words if w not in ("[", "]"))
+    if last <= first:
+        raise LexiconError(f"{where}: nothing between [ and ]")
+    realizations: list[str] = []
+    for phrase in filter(None, (p.strip() for p in english.split(";"))):
+        if phrase.startswith("@"):
+            if phrase not in MARKS:
+                raise LexiconError(f"{where}: unknown mark {phrase!r}; known: {', '.join(MARKS)}")
+            realizations += MARKS[phrase]
+        else:
+            realizations.append(phrase)
+    if action == "unit" and not realizations:
+        raise LexiconError(f"{where}: a unit needs its English realizations")
+    return Construction(name, tagset, action, " ".join(words), items, (first, last),
+                        tuple(dict.fromkeys(realizations)), where)
+
+
+def _matches(item: Item, m: Morpheme) -> bool:
+    return m.tag in item.tags and (item.forms is None or m.form in item.forms)
+
+
+def _match_at(c: Construction, morphemes: Sequence[Morpheme], start: int) -> range | None:
+    """The morphemes inside the brackets when ``c`` matches from ``start`` on, or None."""
+
+    def walk(i: int, at: int) -> list[int | None] | None:   # per item its morpheme (None: left out)
+        if i == len(c.items):
+            return []
+        item = c.items[i]
+        if at < len(morphemes) and _matches(item, morphemes[at]):
+            rest = walk(i + 1, at + 1)
+            if rest is not None:
+                return [at, *rest]
+        if item.optional:
+            rest = walk(i + 1, at)
+            if rest is not None:
+                return [None, *rest]
+        return None
+
+    matched = walk(0, start)
+    if matched is None:
+        return None
+    inside = [at for at in matched[c.inside[0]:c.inside[1]] if at is not None]
+    return range(inside[0], inside[-1] + 1) if inside else None
+
+
+class ConstructionTable:
+    """The constructions of one or more files for one tag set; :meth:`apply` rewrites keywords."""
+
+    def __init__(self, constructions: list[Construction], tagset: str):
+        self.constructions = [c for c in constructions if c.tagset == tagset]
+        self.by_name = {c.name: c for c in self.constructions}
+        h = hashlib.sha256()
+        for c in constructions:
+            h.update("\t".join((c.name, c.tagset, c.action, c.pattern, ";".join(c.english))).encode("utf-8") + b"\n")
+        self.digest = h.hexdigest()
+
+    @classmethod
+    def from_files(cls, names: Sequence[str], tagset: str) -> "ConstructionTable":
+        found: list[Construction] = []
+        for name in names:
+            path = resolve_lexicon_path(name)
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except OSError as exc:
+                raise LexiconError(f"{path}: cannot read constructions: {exc.strerror}") from None
+            except UnicodeDecodeError as exc:
+                raise LexiconError(f"{path}: not UTF-8 (byte {exc.start})") from None
+            if not lines or lines[0].strip() != HEADER:
+                raise LexiconError(f"{path}:1: a construction file starts with {HEADER!r}")
+            for n, line in enumerate(lines[1:], 2):
+                c = _parse(line, f"{path}:{n}")
+                if c is not None:
+                    found.append(c)
+        names_seen: dict[str, str] = {}
+        for c in found:
+            key = f"{c.tagset}:{c.name}"
+            if key in names_seen:
+                raise LexiconError(f"{c.where}: construction {c.name!r} already defined at {names_seen[key]}")
+            names_seen[key] = c.where
+        return cls(found, tagset)
+
+    def __len__(self) -> int:
+        return len(self.constructions)
+
+    def apply(self, morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
+        """Keywords with every construction applied: a unit's keywords replaced by one keyword of
+        class ``construction`` (lemma: the construction's name), a grammar construction's dropped."""
+        if not self.constructions or not keywords:
+            return keywords
+        spans: list[tuple[int, int, Construction]] = []      # character spans of the brackets
+        taken = [False] * len(morphemes)
+        for start in range(len(morphemes)):
+            for c in self.constructions:
+                found = _match_at(c, morphemes, start)
+                if found is None or any(taken[i] for i in found):
+                    continue
+                for i in found:
+                    taken[i] = True
+                spans.append((morphemes[found[0]].start, morphemes[found[-1]].end, c))
+                break
+        if not spans:
+            return keywords
+        out: list[Keyword] = []
+        placed: set[int] = set()
+        for kw in keywords:
+            inside = next((n for n, (s, e, _) in enumerate(spans) if s <= kw.start and kw.end <= e), None)
+            if inside is None:
+                out.append(kw)
+                continue
+            s, e, c = spans[inside]
+            if c.action == "unit" and inside not in placed:
+                placed.add(inside)
+                out.append(Keyword(c.name, "construction", "construction", s, e))
+        return out

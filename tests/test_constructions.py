@@ -1,0 +1,118 @@
+"""Grammatical constructions (lexicons/constructions.tsv): each family on sentences written for
+these tests, with the real Kiwi and mecab-ko; the file format's errors."""
+from __future__ import annotations
+
+import pytest
+
+from ktr import Config, Scorer
+from ktr.errors import LexiconError
+from ktr.lexicon.constructions import MARKS, ConstructionTable
+from conftest import analyzer
+
+ANALYZERS = ["kiwi", "mecab"]
+STAGES = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number", "transliteration")
+
+
+@pytest.fixture(scope="module", params=ANALYZERS)
+def scorer(request):
+    return Scorer(Config(analyzer=request.param, matching=STAGES), analyzer=analyzer(request.param))
+
+
+@pytest.fixture(scope="module", params=ANALYZERS)
+def without(request):
+    stages = tuple(s for s in STAGES if s != "construction")
+    return Scorer(Config(analyzer=request.param, matching=stages), analyzer=analyzer(request.param))
+
+
+def results(scorer, source, output):
+    return [(k.keyword.lemma, k.keyword.cls, k.matched, k.how)
+            for k in scorer.score([source], [output]).systems[0].sentences[0].keywords]
+
+
+# (family, source, output, the construction's keyword, what it matched)
+FAMILIES = [
+    ("can", "나는 밥을 먹을 수 있다.", "I can eat rice.", "-ㄹ 수 있다", "can"),
+    ("can, with 도", "그는 내일 떠날 수도 있다.", "He may leave tomorrow.", "-ㄹ 수 있다", "may"),
+    ("cannot", "그는 학교에 갈 수 없었다.", "He couldn't go to school.", "-ㄹ 수 없다", "t"),
+    ("cannot, in words", "우리는 그 문제를 풀 수 없다.", "We are unable to solve the problem.", "-ㄹ 수 없다", "unable"),
+    ("future", "내일은 비가 올 것이다.", "It will rain tomorrow.", "-ㄹ 것이다", "will"),
+    ("expected", "물가가 오를 것으로 예상된다.", "Prices are likely to rise.", "-ㄹ 것으로", "likely"),
+    ("seem", "그들은 곧 떠날 것 같다.", "It seems they will leave soon.", "-ㄹ 것 같다", "seem"),
+    ("come to", "그는 결국 그 사실을 알게 되었다.", "He came to know the fact in the end.", "-게 되다", "come"),
+    ("they", "그들은 공원에서 웃었다.", "They laughed in the park.", "그들", "they"),
+]
+
+
+@pytest.mark.parametrize("family, source, output, unit, matched", FAMILIES, ids=[f[0] for f in FAMILIES])
+def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family, source, output, unit, matched):
+    found = results(scorer, source, output)
+    assert (unit, "construction", matched, "construction") in found, found
+    covered = {"-ㄹ 수 있다": {"수", "있다"}, "-ㄹ 수 없다": {"수", "없다"}, "-ㄹ 것이다": {"것"}, "-ㄹ 것으로": {"것"},
+               "-ㄹ 것 같다": {"것", "같다"}, "-게 되다": {"되다"}, "그들": {"그"}}[unit]
+    assert not covered & {lemma for lemma, *_ in found}      # the words it covers are no keywords of their own
+
+
+def test_a_unit_is_missed_when_the_output_does_not_realize_it(scorer):
+    found = results(scorer, "그는 학교에 갈 수 없었다.", "He went to school.")
+    assert ("-ㄹ 수 없다", "construction", None, None) in found
+
+
+def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
+    source, output = "그는 책을 읽는 것을 좋아한다.", "He likes reading books."
+    assert "것" not in {lemma for lemma, *_ in results(scorer, source, output)}
+    assert ("것", "bound_noun", None, None) in results(without, source, output)   # counted and missed before
+    assert scorer.score([source], [output]).systems[0].ktr == 1.0
+
+
+def test_without_the_stage_the_paper_s_keywords_stay(without):
+    found = results(without, "나는 밥을 먹을 수 있다.", "I can eat rice.")
+    assert {"수", "있다"} <= {lemma for lemma, *_ in found} and not any(cls == "construction" for _, cls, *_ in found)
+
+
+def test_the_shipped_table_parses_whole_and_is_nfc():
+    import unicodedata
+
+    from ktr.resources import lexicons_dir
+
+    text = (lexicons_dir() / "constructions.tsv").read_text(encoding="utf-8")
+    assert unicodedata.normalize("NFC", text) == text
+    rows = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert len(ConstructionTable.from_files(["constructions"], "sejong")) == len(rows)
+
+
+def test_a_tag_set_without_rows_has_no_constructions():
+    assert len(ConstructionTable.from_files(["constructions"], "sejong")) > 0
+    assert len(ConstructionTable.from_files(["constructions"], "kaist")) == 0
+
+
+def test_marks_expand_to_the_words_that_carry_them(tmp_path):
+    path = tmp_path / "c.tsv"
+    path.write_text("# ktr-constructions/1\nx\tsejong\tunit\t*/ETM [ 수/NNB 없/VA ]\t@negation;unable\n", encoding="utf-8")
+    (c,) = ConstructionTable.from_files([str(path)], "sejong").constructions
+    assert c.english == (*MARKS["@negation"], "unable")
+
+
+@pytest.mark.parametrize("row, message", [
+    ("x\tsejong\tmaybe\t*/ETM [ 수/NNB ]\tcan", ":2: action 'maybe' is not one of unit, grammar"),
+    ("x\tsejong\tunit\t*/ETM 수/NNB\tcan", ":2: the pattern must mark its construction with one \\[ and one \\]"),
+    ("x\tsejong\tunit\t*/ETM [ ]\tcan", ":2: nothing between \\[ and \\]"),
+    ("x\tsejong\tunit\t*/ETM [ 수 ]\tcan", ":2: pattern item '수' must be FORMS/TAGS"),
+    ("x\tsejong\tunit\t*/ETM [ 수/NNB ]\t@plural", ":2: unknown mark '@plural'"),
+    ("x\tsejong\tunit\t*/ETM [ 수/NNB ]\t", ":2: a unit needs its English realizations"),
+])
+def test_a_bad_construction_file_names_file_and_line(tmp_path, row, message):
+    path = tmp_path / "c.tsv"
+    path.write_text(f"# ktr-constructions/1\n{row}\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match=f"^{path}{message}"):
+        ConstructionTable.from_files([str(path)], "sejong")
+
+
+def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
+    path = tmp_path / "c.tsv"
+    path.write_text("x\tsejong\tunit\t*/ETM [ 수/NNB ]\tcan\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match=":1: a construction file starts with"):
+        ConstructionTable.from_files([str(path)], "sejong")
+    path.write_text("# ktr-constructions/1\nx\tsejong\tunit\t*/ETM [ 수/NNB ]\tcan\nx\tsejong\tgrammar\t*/ETM [ 것/NNB ]\t\n",
+                    encoding="utf-8")
+    with pytest.raises(LexiconError, match=":3: construction 'x' already defined at .*:2"):
+        ConstructionTable.from_files([str(path)], "sejong")

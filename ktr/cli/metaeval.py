@@ -41,6 +41,11 @@ def run(args: argparse.Namespace) -> int:
         raise KtrError(f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
                        "scored against another line's translation)")
     result = metaeval.run(Scorer(config_from(args)), files[args.src], files[args.ref], seed=args.seed)
+    return _report(args, report, result)
+
+
+def _report(args: argparse.Namespace, report, result) -> int:
+    """The report module's files into ``-o``, or its Markdown on stdout."""
     if args.output:
         for path in report.write(result, args.output):
             print(f"wrote {path}", file=sys.stderr)
@@ -55,10 +60,4 @@ def _agreement(args: argparse.Namespace, sources: list[str], translations: list[
     from ktr.scoring.scorer import Scorer
 
     gold = read_gold(args.gold)
-    result = agreement(Scorer(config_from(args)), sources, translations, gold, args.gold)
-    if args.output:
-        for path in report.write(result, args.output):
-            print(f"wrote {path}", file=sys.stderr)
-    else:
-        sys.stdout.write(report.to_markdown(result))
-    return EXIT_OK
+    return _report(args, report, agreement(Scorer(config_from(args)), sources, translations, gold, args.gold))

@@ -32,7 +32,9 @@ def synonyms_of(wn, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def compute(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
+def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Per entry with a WordNet part of speech, the words ``words_of`` gives for its equivalents
+    (other than the equivalents themselves), in order, once each."""
     wn = wordnet.load()
     table: dict[tuple[str, str], tuple[str, ...]] = {}
     for entry in lexicon:
@@ -41,20 +43,24 @@ def compute(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, .
             continue
         found: list[str] = []
         for eq in entry.equivalents:
-            for syn in synonyms_of(wn, eq, pos, senses):
-                if syn not in found and syn not in entry.equivalents:
-                    found.append(syn)
+            for word in words_of(wn, eq, pos, senses):
+                if word not in found and word not in entry.equivalents:
+                    found.append(word)
         if found:
             table[(entry.lemma, entry.cls)] = tuple(found)
     return table
 
 
-def synonym_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The expansion of ``lexicon``, from the cache when it was computed before."""
+def _cached(kind: str, lexicon: Lexicon, senses: int, words_of) -> dict[tuple[str, str], tuple[str, ...]]:
     key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}"
-    rows = cached_json("synonyms", key, lambda: [
-        [l, c, list(syns)] for (l, c), syns in sorted(compute(lexicon, senses).items())])
-    return {(l, c): tuple(syns) for l, c, syns in rows}
+    rows = cached_json(kind, key, lambda: [
+        [l, c, list(words)] for (l, c), words in sorted(compute(lexicon, senses, words_of).items())])
+    return {(l, c): tuple(words) for l, c, words in rows}
+
+
+def synonym_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The synonyms of ``lexicon``'s equivalents, from the cache when computed before."""
+    return _cached("synonyms", lexicon, senses, synonyms_of)
 
 
 def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
@@ -73,26 +79,6 @@ def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def compute_derivations(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
-    wn = wordnet.load()
-    table: dict[tuple[str, str], tuple[str, ...]] = {}
-    for entry in lexicon:
-        pos = WORDNET_POS.get(entry.cls)
-        if pos is None:
-            continue
-        found: list[str] = []
-        for eq in entry.equivalents:
-            for word in derivations_of(wn, eq, pos, senses):
-                if word not in found and word not in entry.equivalents:
-                    found.append(word)
-        if found:
-            table[(entry.lemma, entry.cls)] = tuple(found)
-    return table
-
-
 def derivation_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
     """The derivations of ``lexicon``'s equivalents, from the cache when computed before."""
-    key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}"
-    rows = cached_json("derivations", key, lambda: [
-        [l, c, list(words)] for (l, c), words in sorted(compute_derivations(lexicon, senses).items())])
-    return {(l, c): tuple(words) for l, c, words in rows}
+    return _cached("derivations", lexicon, senses, derivations_of)

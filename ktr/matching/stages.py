@@ -122,19 +122,12 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                 hits = own & lexical
                 if hits:
                     _phrases(k, t.by_first, hits, v, lst, exact, inflected)
-            if synonym:
-                hits = synonyms & present
-                if hits:
-                    _phrases(k, t.synonyms_by_first, hits, v, lst, synonym, synonym)
             unit = construction if t.construction else idiom     # both match phrases either way
-            if unit:
-                hits = idioms & present
-                if hits:
-                    _phrases(k, t.idioms_by_first, hits, v, lst, unit, unit)
-            if derivation:
-                hits = derived & present
-                if hits:
-                    _phrases(k, t.derivations_by_first, hits, v, lst, derivation, derivation)
+            for stage, firsts, index in ((synonym, synonyms, t.synonyms_by_first), (unit, idioms, t.idioms_by_first),
+                                         (derivation, derived, t.derivations_by_first)):
+                hits = firsts & present if stage else None
+                if hits:         # as written or inflected, both credited to the stage
+                    _phrases(k, index, hits, v, lst, stage, stage)
         if t.numbers and number:
             lst += number_stage(k, t, v, number[0])
         if t.sound and sound:

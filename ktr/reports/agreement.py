@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ktr.errors import InputError
 from ktr.experiments.judged import KINDS, Agreement
+from ktr.reports.common import check_folder, write_texts
 
 
 def _num(x: float | None, digits: int = 4) -> str:
@@ -51,15 +51,7 @@ def to_markdown(result: Agreement, title: str = "Agreement with judged keywords"
 def write(result: Agreement, directory: str | Path, examples: int = 20) -> list[Path]:
     """Write ``agreement.json`` (with up to ``examples`` words per kind of disagreement) and
     ``agreement.md`` into ``directory``."""
-    folder = Path(directory)
+    folder = check_folder(directory)
     files = {"agreement.json": json.dumps(result.to_dict(examples=examples), ensure_ascii=False, indent=2) + "\n",
              "agreement.md": to_markdown(result)}
-    written = []
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (folder / name).write_text(text, encoding="utf-8")
-            written.append(folder / name)
-    except OSError as exc:
-        raise InputError(f"{exc.filename or folder}: cannot write: {exc.strerror}") from None
-    return written
+    return write_texts(folder, files)

@@ -6,7 +6,10 @@ Markdown and HTML writers only lay them out, so the three always agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ktr.errors import InputError
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run, VariantRun
@@ -145,3 +148,25 @@ def layout(table: Table) -> list[str]:
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return lines
+
+
+def check_folder(directory: str | Path) -> Path:
+    """``directory`` as a Path, or InputError when it exists and is not a folder (checked before
+    scoring, so a wrong ``-o`` fails at once)."""
+    folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder}: exists and is not a directory")
+    return folder
+
+
+def write_texts(folder: Path, files: dict[str, str]) -> list[Path]:
+    """Each text into its file in ``folder`` (made if needed); an OSError becomes an InputError."""
+    written = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+            written.append(folder / name)
+    except OSError as exc:
+        raise InputError(f"{exc.filename or folder}: cannot write: {exc.strerror}") from None
+    return written

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ktr.errors import InputError
 from ktr.experiments.metaeval import FULL_SCALE, LABELS, METRICS, MetaEval, four_places, percent, reading
+from ktr.reports.common import check_folder, write_texts
 from ktr.reports.svg import grouped_bars
 
 
@@ -50,15 +50,6 @@ def to_svg(result: MetaEval) -> str:
     return grouped_bars(names, series, title="Mean sentence score per variant", y_label="score")
 
 
-def check_folder(directory: str | Path) -> Path:
-    """``directory`` as a Path, or InputError when it exists and is not a folder (checked before
-    scoring, so a wrong ``-o`` fails at once)."""
-    folder = Path(directory)
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder}: exists and is not a directory")
-    return folder
-
-
 def write(result: MetaEval, directory: str | Path) -> list[Path]:
     """Write ``meta-eval.json``, ``meta-eval.md`` and ``meta-eval.svg`` into ``directory``."""
     import json
@@ -69,12 +60,4 @@ def write(result: MetaEval, directory: str | Path) -> list[Path]:
         "meta-eval.md": to_markdown(result) + "\n![Mean sentence score per variant](meta-eval.svg)\n",
         "meta-eval.svg": to_svg(result),
     }
-    written = []
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (folder / name).write_text(text, encoding="utf-8")
-            written.append(folder / name)
-    except OSError as exc:
-        raise InputError(f"{exc.filename or folder}: cannot write: {exc.strerror}") from None
-    return written
+    return write_texts(folder, files)

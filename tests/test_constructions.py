@@ -7,7 +7,7 @@ import pytest
 from ktr import Config, Scorer
 from ktr.errors import LexiconError
 from ktr.lexicon.constructions import MARKS, ConstructionTable
-from conftest import analyzer
+from conftest import analyzer, requires_java
 
 ANALYZERS = ["kiwi", "mecab"]
 STAGES = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number", "transliteration")
@@ -77,12 +77,13 @@ def test_the_shipped_table_parses_whole_and_is_nfc():
     text = (lexicons_dir() / "constructions.tsv").read_text(encoding="utf-8")
     assert unicodedata.normalize("NFC", text) == text
     rows = [line for line in text.splitlines() if line and not line.startswith("#")]
-    assert len(ConstructionTable.from_files(["constructions"], "sejong")) == len(rows)
+    by_tagset = {t: len(ConstructionTable.from_files(["constructions"], t)) for t in ("sejong", "kkma", "kaist")}
+    assert sum(by_tagset.values()) == len(rows) and len(set(by_tagset.values())) == 1   # the same rows for each
 
 
 def test_a_tag_set_without_rows_has_no_constructions():
     assert len(ConstructionTable.from_files(["constructions"], "sejong")) > 0
-    assert len(ConstructionTable.from_files(["constructions"], "kaist")) == 0
+    assert len(ConstructionTable.from_files(["constructions"], "okt")) == 0
 
 
 def test_marks_expand_to_the_words_that_carry_them(tmp_path):
@@ -116,3 +117,13 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
                     encoding="utf-8")
     with pytest.raises(LexiconError, match=":3: construction 'x' already defined at .*:2"):
         ConstructionTable.from_files([str(path)], "sejong")
+
+
+@pytest.mark.jvm
+@requires_java
+@pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
+def test_the_konlpy_tag_sets_have_their_rows(name):
+    scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
+    can, nominalized = scorer.keywords(["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다."])
+    assert "-ㄹ 수 있다" in [k.lemma for k in can] and not {"수", "있다"} & {k.lemma for k in can}
+    assert "것" not in [k.lemma for k in nominalized]

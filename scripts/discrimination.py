@@ -45,7 +45,7 @@ def parse_variant(spec: str, base: Config) -> tuple[str, Config]:
     changes: dict = {}
     for item in filter(None, body.split(";")):
         key, _, value = item.partition(":")
-        if key in ("matching", "classes", "lexicons"):
+        if key in ("matching", "classes", "lexicons", "idioms", "constructions"):
             changes[key] = [v for v in value.split(",") if v]
         else:
             changes[key] = yaml.safe_load(value)   # numbers as numbers

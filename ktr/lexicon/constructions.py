@@ -132,9 +132,8 @@ class ConstructionTable:
 
     def __init__(self, constructions: list[Construction], tagset: str):
         self.constructions = [c for c in constructions if c.tagset == tagset]
-        self.by_name = {c.name: c for c in self.constructions}
-        h = hashlib.sha256()
-        for c in constructions:
+        h = hashlib.sha256(tagset.encode("utf-8") + b"\n")     # the rows this tag set uses
+        for c in self.constructions:
             h.update("\t".join((c.name, c.tagset, c.action, c.pattern, ";".join(c.english))).encode("utf-8") + b"\n")
         self.digest = h.hexdigest()
 

@@ -272,14 +272,15 @@ def _stem_shared(words: Sequence[str], equivalents: Sequence[str]) -> bool:
     return False
 
 
-def _kind(label: str, result: KeywordResult | None, counted: bool, credited: bool, carried: str) -> str:
+def _kind(item: Item) -> str:
     """What kind of disagreement a judged word is, or "" where ktr agrees with the reader."""
+    label, result, counted, credited = item.judgment.label, item.result, item.counted, item.credited
     if label == "T":
         if credited:
             return ""
         if result is None or not counted:
             return "not counted (T)"
-        words = [w for w in tokenize(carried)]
+        words = list(tokenize(item.carried))
         if words and all(w in FUNCTION_WORDS or w in _GRAMMAR_PIECES for w in words):
             return "carried by grammar"
         if result.keyword.tag == "number" or result.keyword.cls in ("digits", "numeral"):
@@ -319,9 +320,9 @@ def agreement(scorer: Scorer, sources: Sequence[str], translations: Sequence[str
         sentence = by_line[j.line]
         result = _over(sentence.keywords, j)
         counted = result is not None and (result.in_lexicon or policy_miss)
-        credited = counted and result.transferred
-        carried = j.carried_by or carried_text(j.carried_at, translations[j.line - 1])
-        items.append(Item(j, result, counted, _kind(j.label, result, counted, credited, carried), carried))
+        item = Item(j, result, counted, carried=j.carried_by or carried_text(j.carried_at, translations[j.line - 1]))
+        item.kind = _kind(item)
+        items.append(item)
     scores = {n: s.score for n, s in by_line.items()}
     return Agreement(items, scores, scorer.signature.short(), lines)
 

@@ -64,6 +64,15 @@ def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
     assert scorer.score([source], [output]).systems[0].ktr == 1.0
 
 
+@pytest.mark.parametrize("source, grammar, kept", [
+    ("그가 떠났다는 것을 알았다.", "것", {"그", "떠나다", "알다"}),        # a quoting nominalizer
+    ("그는 서울을 방문한 바 있다.", "바", {"그", "서울", "방문하다", "있다"}),  # the experience is 있다's
+])
+def test_other_grammar_constructions_drop_their_word(scorer, without, source, grammar, kept):
+    assert {k.lemma for k in scorer.keywords([source])[0]} == kept
+    assert grammar in {k.lemma for k in without.keywords([source])[0]}
+
+
 def test_without_the_stage_the_paper_s_keywords_stay(without):
     found = results(without, "나는 밥을 먹을 수 있다.", "I can eat rice.")
     assert {"수", "있다"} <= {lemma for lemma, *_ in found} and not any(cls == "construction" for _, cls, *_ in found)

@@ -103,28 +103,36 @@ def _matches(item: Item, m: Morpheme) -> bool:
     return m.tag in item.tags and (item.forms is None or m.form in item.forms)
 
 
+def _walk(items: Sequence[Item], morphemes: Sequence[Morpheme], i: int, at: int) -> list[int | None] | None:
+    """Per item from ``i`` on, the morpheme it matches from ``at`` on (None: an optional item left
+    out), or None when the items cannot match there."""
+    if i == len(items):
+        return []
+    item = items[i]
+    if at < len(morphemes) and _matches(item, morphemes[at]):
+        rest = _walk(items, morphemes, i + 1, at + 1)
+        if rest is not None:
+            return [at, *rest]
+    if item.optional:
+        rest = _walk(items, morphemes, i + 1, at)
+        if rest is not None:
+            return [None, *rest]
+    return None
+
+
 def _match_at(c: Construction, morphemes: Sequence[Morpheme], start: int) -> range | None:
     """The morphemes inside the brackets when ``c`` matches from ``start`` on, or None."""
-
-    def walk(i: int, at: int) -> list[int | None] | None:   # per item its morpheme (None: left out)
-        if i == len(c.items):
-            return []
-        item = c.items[i]
-        if at < len(morphemes) and _matches(item, morphemes[at]):
-            rest = walk(i + 1, at + 1)
-            if rest is not None:
-                return [at, *rest]
-        if item.optional:
-            rest = walk(i + 1, at)
-            if rest is not None:
-                return [None, *rest]
-        return None
-
-    matched = walk(0, start)
+    matched = _walk(c.items, morphemes, 0, start)
     if matched is None:
         return None
     inside = [at for at in matched[c.inside[0]:c.inside[1]] if at is not None]
     return range(inside[0], inside[-1] + 1) if inside else None
+
+
+def _needed_forms(c: Construction) -> tuple[frozenset[str], ...]:
+    """For each required item with fixed forms, those forms: a sentence without one of each
+    cannot hold the construction."""
+    return tuple(item.forms for item in c.items if item.forms is not None and not item.optional)
 
 
 class ConstructionTable:
@@ -132,6 +140,7 @@ class ConstructionTable:
 
     def __init__(self, constructions: list[Construction], tagset: str):
         self.constructions = [c for c in constructions if c.tagset == tagset]
+        self._needed = [(c, _needed_forms(c)) for c in self.constructions]
         h = hashlib.sha256(tagset.encode("utf-8") + b"\n")     # the rows this tag set uses
         for c in self.constructions:
             h.update("\t".join((c.name, c.tagset, c.action, c.pattern, ";".join(c.english))).encode("utf-8") + b"\n")
@@ -170,10 +179,14 @@ class ConstructionTable:
         class ``construction`` (lemma: the construction's name), a grammar construction's dropped."""
         if not self.constructions or not keywords:
             return keywords
+        forms = {m.form for m in morphemes}
+        active = [c for c, needed in self._needed if all(not f.isdisjoint(forms) for f in needed)]
+        if not active:      # most sentences: not one construction's words are there
+            return keywords
         spans: list[tuple[int, int, Construction]] = []      # character spans of the brackets
         taken = [False] * len(morphemes)
         for start in range(len(morphemes)):
-            for c in self.constructions:
+            for c in active:
                 found = _match_at(c, morphemes, start)
                 if found is None or any(taken[i] for i in found):
                     continue

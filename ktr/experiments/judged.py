@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 from ktr.errors import InputError
+from ktr.experiments.metaeval import average
 
 if TYPE_CHECKING:
     from ktr.scoring.results import KeywordResult
@@ -195,9 +196,9 @@ class Agreement:
         both = [n for n in self.lines if n in gold and self.ktr_scores.get(n) is not None]
         g = [gold[n] for n in both]
         k = [self.ktr_scores[n] for n in both]
-        return {"sentences": len(both), "gold_rate": _mean(g), "ktr": _mean(k),
-                "difference": None if not both else _mean(k) - _mean(g),
-                "mean_absolute_difference": _mean([abs(a - b) for a, b in zip(k, g)]),
+        return {"sentences": len(both), "gold_rate": average(g), "ktr": average(k),
+                "difference": None if not both else average(k) - average(g),
+                "mean_absolute_difference": average([abs(a - b) for a, b in zip(k, g)]),
                 "pearson": pearson(k, g)}
 
     def disagreements(self) -> dict[str, int]:
@@ -226,10 +227,6 @@ def _example(item: Item) -> dict[str, Any]:
 
 def _ratio(a: int, b: int) -> float | None:
     return a / b if b else None
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:

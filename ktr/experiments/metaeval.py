@@ -69,7 +69,8 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
     return s / denominator if denominator else None
 
 
-def _mean(values: Sequence[float]) -> float | None:
+def average(values: Sequence[float]) -> float | None:
+    """The mean, or None for no values."""
     return sum(values) / len(values) if values else None
 
 
@@ -110,13 +111,13 @@ class MetaEval:
         return [i for i in self.evaluated if flags[i]]
 
     def mean(self, variant: str, metric: str) -> float | None:
-        return _mean(self.sentence_scores(variant, metric))
+        return average(self.sentence_scores(variant, metric))
 
     def kept(self, variant: str, metric: str) -> float | None:
         """Mean score of ``variant`` / mean score of ``true``, on the lines the variant changed."""
         lines = self.changed(variant)
-        true = _mean(self.sentence_scores("true", metric, lines))
-        return _mean(self.sentence_scores(variant, metric, lines)) / true if true else None
+        true = average(self.sentence_scores("true", metric, lines))
+        return average(self.sentence_scores(variant, metric, lines)) / true if true else None
 
     def auc(self, metric: str) -> float | None:
         return auc(self.sentence_scores("true", metric), self.sentence_scores("mismatch", metric))
@@ -133,7 +134,7 @@ class MetaEval:
         x = list(LEVELS.values())
         taus = [t for i in self.evaluated
                 if (t := kendall_tau_b(x, [self.variants[name].scores[metric][i] for name in LEVELS])) is not None]
-        return _mean(taus), len(taus)
+        return average(taus), len(taus)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -206,7 +207,7 @@ def _count(n: int, noun: str) -> str:
 
 
 def _sd(values: Sequence[float]) -> float:
-    mean = _mean(values) or 0.0
+    mean = average(values) or 0.0
     return sqrt(sum((v - mean) ** 2 for v in values) / len(values)) if values else 0.0
 
 

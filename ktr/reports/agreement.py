@@ -5,11 +5,7 @@ import json
 from pathlib import Path
 
 from ktr.experiments.judged import KINDS, Agreement
-from ktr.reports.common import check_folder, write_texts
-
-
-def _num(x: float | None, digits: int = 4) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
+from ktr.reports.common import check_folder, num, write_texts
 
 
 def to_markdown(result: Agreement, title: str = "Agreement with judged keywords", examples: int = 5) -> str:
@@ -22,7 +18,7 @@ def to_markdown(result: Agreement, title: str = "Agreement with judged keywords"
             "**Keywords** (words judged T or A; ktr says *transferred* when it credited the word):", "",
             "| judged | accuracy | precision | recall | credited T | credited A | missed T | missed A |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|",
-            f"| {k['judged']} | {_num(k['accuracy'])} | {_num(k['precision'])} | {_num(k['recall'])} | "
+            f"| {k['judged']} | {num(k['accuracy'])} | {num(k['precision'])} | {num(k['recall'])} | "
             f"{k['true_positive']} | {k['false_positive']} | {k['false_negative']} | {k['true_negative']} |", "",
             "**Words judged G (grammar) and E (analyzer error)**, as ktr treats them:", "",
             "| label | judged | not a keyword that counts | counted, missed | counted, credited |",
@@ -34,8 +30,8 @@ def to_markdown(result: Agreement, title: str = "Agreement with judged keywords"
              "rate T / (T + A) per sentence against ktr's sentence score.", "",
              "| judged rate | ktr | difference | mean absolute difference | Pearson |",
              "|---:|---:|---:|---:|---:|",
-             f"| {_num(s['gold_rate'])} | {_num(s['ktr'])} | {_num(s['difference'])} | "
-             f"{_num(s['mean_absolute_difference'])} | {_num(s['pearson'])} |", "",
+             f"| {num(s['gold_rate'])} | {num(s['ktr'])} | {num(s['difference'])} | "
+             f"{num(s['mean_absolute_difference'])} | {num(s['pearson'])} |", "",
              "**Disagreements by kind:**", "", "| kind | words | what it is | examples |", "|---|---:|---|---|"]
     for kind, n in result.disagreements().items():
         shown = [i for i in result.items if i.kind == kind][:examples]

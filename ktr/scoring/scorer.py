@@ -69,14 +69,11 @@ class Scorer(Pipeline):
 
     def _signature_extra(self) -> dict[str, str]:
         extra = {}
-        if "synonym" in self.config.matching:
-            from ktr.english.wordnet import fingerprint
+        for stage, key in (("synonym", "syn"), ("derivation", "der")):   # both read WordNet's senses
+            if stage in self.config.matching:
+                from ktr.english.wordnet import fingerprint
 
-            extra["syn"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
-        if "derivation" in self.config.matching:
-            from ktr.english.wordnet import fingerprint
-
-            extra["der"] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+                extra[key] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
         if self.constructions is not None:
             extra["cx"] = f"{'+'.join(self.config.constructions)}@{self.constructions.digest[:10]}"
         if self.idioms is not None:

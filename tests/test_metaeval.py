@@ -73,13 +73,35 @@ def sample_run(kiwi):
 
 def test_run_scores_every_variant_of_every_line(sample_run):
     r = sample_run
-    assert list(r.variants) == ["true", "mismatch", "drop25", "drop50", "drop75", "shuffle", "synonym", "numbers"]
+    assert list(r.variants) == ["true", "mismatch", "drop25", "drop50", "drop75", "shuffle", "synonym", "numbers",
+                                "addition", "salad"]
     assert all(len(v.lines) == 20 and all(len(s) == 20 for s in v.scores.values()) for v in r.variants.values())
     assert r.mean("true", "bleu") == 100 and r.mean("true", "chrf") == 100
     assert r.mean("true", "ktr") > r.mean("drop25", "ktr") > r.mean("drop50", "ktr") > r.mean("drop75", "ktr")
     assert r.mean("mismatch", "ktr") < 0.2 < r.mean("true", "ktr")
     assert len(r.changed("numbers")) == 1    # only "room 314" has digits
     assert r.auc("ktr") > 0.9 and r.tau("ktr") < 0
+
+
+def test_glosses_are_each_keywords_first_word_equivalent_in_source_order(kiwi):
+    scorer = Scorer(analyzer=kiwi)
+    prepared = scorer.prepare(["나는 사과를 먹을 수 없다.", "ㅋㅋ"])
+    # 나 I, 사과 apple, 먹다 eat, -ㄹ 수 없다 (its first realization, the mark @negation, is
+    # looked up as its words, "not" first); a line with no keyword glosses nothing
+    assert M.glosses(prepared.lookups) == [["I", "apple", "eat", "not"], []]
+
+
+def test_addition_keeps_ktr_and_salad_is_the_glosses_of_the_source(sample_run, kiwi):
+    r = sample_run
+    true, added = r.variants["true"].scores["ktr"], r.variants["addition"].scores["ktr"]
+    # appending text can only add matches: no sentence's KTR goes down
+    assert all(a >= t for a, t in zip(added, true) if t is not None)
+    assert r.mean("addition", "bleu") < 100
+    lookups = Scorer(analyzer=kiwi).prepare(read_lines(sample_paths()["source"])).lookups
+    assert r.variants["salad"].lines == [" ".join(g) for g in M.glosses(lookups)]
+    # every keyword's own first equivalent is there: the salad is credited above the true text
+    assert r.mean("salad", "ktr") > r.mean("true", "ktr") and r.mean("salad", "bleu") < 20
+    assert any(line.startswith("Gloss salad") for line in M.reading(r))
 
 
 def test_report_agrees_with_its_own_sentence_scores(sample_run):

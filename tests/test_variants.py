@@ -121,8 +121,15 @@ def test_synonym_keeps_names_possessives_and_words_without_synonyms(vocab):
 
 def test_build_gives_every_variant_line_by_line_and_is_reproducible(vocab):
     refs = [GIFT, "The room on the third floor is room 314.", "Thank you for waiting."]
-    out = V.build(refs, 1, vocab)
+    glosses = [["gift"], ["room", "third", "floor"], []]
+    out = V.build(refs, 1, vocab, glosses)
     assert list(out) == list(V.VARIANTS)
     assert out["true"] == refs and all(len(lines) == 3 for lines in out.values())
-    assert V.build(refs, 1, vocab) == out
+    assert V.build(refs, 1, vocab, glosses) == out
+    assert out["salad"] == ["gift", "room third floor", ""]
+    # each line followed by the line the mismatch variant put in its place
+    assert out["addition"] == [f"{a} {b}" for a, b in zip(refs, out["mismatch"])]
+    assert all(a.startswith(r) and a != r for a, r in zip(out["addition"], refs))
+    with pytest.raises(InputError, match="2 lines of glosses for 3 references"):
+        V.build(refs, 1, vocab, glosses[:2])
     assert out["numbers"][:1] + out["numbers"][2:] == [refs[0], refs[2]] and out["numbers"][1] != refs[1]

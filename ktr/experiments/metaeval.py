@@ -1,7 +1,8 @@
 """Meta-evaluation: does KTR behave like a translation metric should on *your* parallel text?
 
 From human translations, :mod:`ktr.experiments.variants` builds controlled variants (a mismatched
-translation, content words dropped, words shuffled, synonyms, changed numbers). Every variant is
+translation, content words dropped, words shuffled, synonyms, changed numbers, another line's
+translation appended) and, from the source's look-ups, a gloss salad. Every variant is
 scored with KTR against the source (one analysis of the source shared by all variants) and with
 sentence BLEU and chrF against the untouched reference. The report gives, per variant, the mean
 sentence score of each metric and the share of the true translation's score it keeps; per metric,
@@ -25,6 +26,7 @@ from ktr.scoring.reference import sentence_metrics
 from ktr.english.wordnet import fingerprint
 
 if TYPE_CHECKING:
+    from ktr.lexicon.format import Lookup
     from ktr.scoring.results import Signature
     from ktr.scoring.scorer import Scorer
 
@@ -167,8 +169,8 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
         raise InputError(f"line counts differ: source has {len(sources)} lines, "
                          f"reference has {len(references)}; nothing was scored")
     vocab = vocab or V.Vocabulary()
-    built = V.build(references, seed, vocab)
     prepared = scorer.prepare(sources)
+    built = V.build(references, seed, vocab, glosses(prepared.lookups))
     results: dict[str, Variant] = {}
     signatures: dict[str, str] = {}
     for name, lines in built.items():
@@ -180,6 +182,12 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
         results[name] = Variant(name, lines, [a != b for a, b in zip(lines, references)], scores, credits)
     evaluated = [i for i in range(len(sources)) if all(v.scores["ktr"][i] is not None for v in results.values())]
     return MetaEval(scorer.signature, signatures, seed, fingerprint(), results, evaluated)
+
+
+def glosses(lookups: Sequence[Sequence["Lookup | None"]]) -> list[list[str]]:
+    """Per line, each keyword's first equivalent, in source order (a construction's marks are
+    already its words: @negation is "not" first); keywords with no entry give nothing."""
+    return [[found.equivalents[0] for found in line if found and found.equivalents] for line in lookups]
 
 
 def percent(value: float | None) -> str:
@@ -257,6 +265,7 @@ def reading(result: MetaEval) -> list[str]:
                        f"sentence to sentence (standard deviation {spread:.4f}), "
                        "so pooled sentences' drop levels overlap"
                        + (f", while {' and '.join(perfect)} start every sentence from 100." if perfect else "."))
+    out += _wrong_outputs(result)
     numbers = len(result.changed("numbers"))
     if numbers:
         kept = {m: result.kept("numbers", m) for m in METRICS}
@@ -265,4 +274,25 @@ def reading(result: MetaEval) -> list[str]:
                    f"{_listing(kept, percent)} of the true score.")
     else:
         out.append("Numbers: no sentence has digits, so the numbers variant equals the reference.")
+    return out
+
+
+def _wrong_outputs(result: MetaEval) -> list[str]:
+    """What the addition and salad variants show: outputs with content the source lacks."""
+    out = []
+    added = {m: result.kept("addition", m) for m in METRICS}
+    if added["ktr"] is not None:
+        ktr = ("KTR does not go down: it counts only what reached the output" if added["ktr"] >= 1
+               else "KTR goes down")
+        out.append(f"Added content: with another line's translation appended, the variants keep "
+                   f"{_listing(added, percent)} of the true score; {ktr}.")
+    true, salad = result.sentence_scores("true", "ktr"), result.sentence_scores("salad", "ktr")
+    if salad:
+        above = sum(s > t for s, t in zip(salad, true))
+        others = ", ".join(f"{LABELS[m]} {result.mean('salad', m):.2f}" for m in ("bleu", "chrf")
+                           if result.mean("salad", m) is not None)
+        out.append(f"Gloss salad (each keyword's first lexicon equivalent in source order, no sentence): "
+                   f"KTR {result.mean('salad', 'ktr'):.4f} against {result.mean('true', 'ktr'):.4f} for the "
+                   f"true translations, above them on {above} of {len(salad)} sentences"
+                   + (f"; with the reference, {others}." if others else "."))
     return out

@@ -8,7 +8,11 @@ was, so a metric's reaction can be read as its reaction to that one change:
 - ``shuffle``: the whitespace-separated tokens in random order;
 - ``synonym``: every content word whose most frequent WordNet sense has another lemma replaced
   by that lemma (capitalised words, mostly names, are kept);
-- ``numbers``: every digit sequence replaced by another number.
+- ``numbers``: every digit sequence replaced by another number;
+- ``addition``: the translation with another line's translation (the ``mismatch`` line) appended:
+  all of the meaning, and content the source never had;
+- ``salad``: no sentence at all, each source keyword's first lexicon equivalent in source order
+  (built from the scorer's look-ups, not from the reference; see :func:`salad`).
 
 **Words.** A word is a run of letters, optionally joined by hyphens or apostrophes
 (``five-minute``, ``nation's``, ``don't``). Punctuation is never part of a word, so removing or
@@ -39,7 +43,7 @@ from ktr.english.tokens import FUNCTION_WORDS
 from ktr.errors import InputError
 
 #: variant names in report order; ``true`` is the reference itself
-VARIANTS = ("true", "mismatch", "drop25", "drop50", "drop75", "shuffle", "synonym", "numbers")
+VARIANTS = ("true", "mismatch", "drop25", "drop50", "drop75", "shuffle", "synonym", "numbers", "addition", "salad")
 #: the drop variants and the share of content words each removes, in percent
 DROP_LEVELS = {"drop25": 25, "drop50": 50, "drop75": 75}
 
@@ -216,8 +220,18 @@ def numbers(text: str, rng: random.Random) -> str:
     return _DIGITS.sub(other, text)
 
 
-def build(references: Sequence[str], seed: int, vocab: Vocabulary) -> dict[str, list[str]]:
-    """Every variant of ``references``, by name, in :data:`VARIANTS` order."""
+def salad(glosses: Sequence[Sequence[str]]) -> list[str]:
+    """A gloss salad per line: the line's glosses (each keyword's first equivalent, in source
+    order) joined by spaces. What a word-for-word lookup would print; no English sentence."""
+    return [" ".join(line) for line in glosses]
+
+
+def build(references: Sequence[str], seed: int, vocab: Vocabulary,
+          glosses: Sequence[Sequence[str]]) -> dict[str, list[str]]:
+    """Every variant of ``references``, by name, in :data:`VARIANTS` order; ``glosses`` are
+    the source keywords' first equivalents per line, for the salad."""
+    if len(glosses) != len(references):
+        raise InputError(f"{len(glosses)} lines of glosses for {len(references)} references")
     per_line: dict[str, Callable[[str, int], str]] = {
         **{name: (lambda t, i, p=p: drop(t, p, line_rng(seed, "drop", i), vocab))
            for name, p in DROP_LEVELS.items()},
@@ -225,7 +239,8 @@ def build(references: Sequence[str], seed: int, vocab: Vocabulary) -> dict[str, 
         "synonym": lambda t, i: synonyms(t, vocab),
         "numbers": lambda t, i: numbers(t, line_rng(seed, "numbers", i)),
     }
-    out = {"true": list(references), "mismatch": mismatch(references, seed)}
+    out = {"true": list(references), "mismatch": mismatch(references, seed), "salad": salad(glosses)}
+    out["addition"] = [f"{text} {other}" for text, other in zip(references, out["mismatch"])]
     for name, make in per_line.items():
         out[name] = [make(text, i) for i, text in enumerate(references)]
     return {name: out[name] for name in VARIANTS}

@@ -7,7 +7,9 @@
 For each parallel set and each config variant it prints, as one Markdown table: the mean
 sentence KTR of the human translations (``true``), of mismatched pairs (each source against
 the translation of the line half the file away: a derangement, fixed and reproducible), the
-gap between them, and how many keywords each matching stage credited. Where the set has judged
+gap between them, of the true translation with the mismatched one appended (``addition``) and of
+a gloss salad (each keyword's first equivalent in source order, with the number of lines where it
+scores above the true translation), and how many keywords each matching stage credited. Where the set has judged
 keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a second table gives the other side:
 precision and recall of "transferred" against the readers' judgements, and the judged rate beside
 KTR on the judged lines. Needs the parallel data (skips with a message when the folder is absent).
@@ -25,6 +27,7 @@ import yaml  # noqa: E402
 
 from ktr import Config, Scorer  # noqa: E402
 from ktr.experiments.judged import agreement, read_gold  # noqa: E402
+from ktr.experiments.metaeval import glosses  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
 
 JUDGED = Path(__file__).resolve().parent.parent / "tests" / "data" / "judged"
@@ -75,10 +78,10 @@ def main() -> int:
         return 0
     base = Config.from_yaml(args.config) if args.config else Config()
     variants = [parse_variant(v, base) for v in (args.variant or DEFAULT_VARIANTS)]
-    print("| set | variant | true KTR | mismatched KTR | gap | true micro | mismatched micro | "
+    print("| set | variant | true KTR | mismatched KTR | gap | addition KTR | salad KTR (lines above true) | true micro | mismatched micro | "
           "true weighted | mismatched weighted | proper nouns found (true / mismatched) | "
           "credited by stage (true / mismatched) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     analyzers: dict[str, object] = {}
     judged: list[str] = []
     for name in args.sets:
@@ -87,14 +90,20 @@ def main() -> int:
         for vname, config in variants:
             scorer = Scorer(config, analyzer=analyzers.get(config.analyzer))
             analyzers[config.analyzer] = scorer.analyzer
-            report = scorer.score(src, {"true": ref, "mismatched": mismatched(ref)})
-            true, mis = report.systems
+            prepared = scorer.prepare(src, name)
+            true, mis, added, salad = (scorer.score_prepared(prepared, system, lines) for system, lines in (
+                ("true", ref), ("mismatched", mismatched(ref)),
+                ("addition", [f"{a} {b}" for a, b in zip(ref, mismatched(ref))]),
+                ("salad", [" ".join(g) for g in glosses(prepared.lookups)])))
+            above = sum(a.score is not None and t.score is not None and a.score > t.score
+                        for a, t in zip(salad.sentences, true.sentences))
             stages = []
             for stage in config.matching:
                 counts = [Counter(k.how for s in sysr.sentences for k in s.keywords)[stage] for sysr in (true, mis)]
                 stages.append(f"{stage} {counts[0]} / {counts[1]}")
             names = [_found(sysr, "proper_noun") for sysr in (true, mis)]
             print(f"| {name} | {vname} | {true.ktr:.4f} | {mis.ktr:.4f} | {true.ktr - mis.ktr:.4f} | "
+                  f"{added.ktr:.4f} | {salad.ktr:.4f} ({above}) | "
                   f"{true.ktr_micro:.4f} | {mis.ktr_micro:.4f} | {true.ktr_weighted:.4f} | "
                   f"{mis.ktr_weighted:.4f} | {names[0]} / {names[1]} | {', '.join(stages)} |", flush=True)
             if (JUDGED / f"{name}.tsv").is_file():

@@ -2,7 +2,7 @@ import pytest
 
 from ktr.errors import LexiconError
 from ktr.lexicon import load_lexicon
-from ktr.lexicon.format import parse_line
+from ktr.lexicon.format import LEXICON_CLASSES as CLASSES, parse_line
 
 
 def write(tmp_path, text, name="lex.tsv"):
@@ -73,3 +73,25 @@ def test_shipped_lexicons_load():
 def test_unknown_shipped_name():
     with pytest.raises(LexiconError, match="no shipped lexicon named 'nope'"):
         load_lexicon("nope")
+
+
+@pytest.mark.parametrize("name", ["core", "paper"])
+def test_shipped_lexicons_follow_the_format_rules(name):
+    """lexicons/README.md: sorted by lemma then class (C locale), a known class, equivalents
+    trimmed, single-spaced and without duplicates (matching folds case, so neither case-folded)."""
+    from ktr.lexicon.format import resolve_lexicon_path
+    keys, problems = [], []
+    for n, line in enumerate(resolve_lexicon_path(name).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        lemma, cls, equivalents = line.split("\t")
+        keys.append((lemma.encode(), cls.encode()))
+        items = equivalents.split(";")
+        if cls not in CLASSES:
+            problems.append(f"{n}: class {cls}")
+        if any(not e or e != e.strip() or "  " in e for e in items):
+            problems.append(f"{n}: spacing in {equivalents!r}")
+        if len({e.casefold() for e in items}) != len(items):
+            problems.append(f"{n}: duplicate in {equivalents!r}")
+    assert problems == []
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)

@@ -27,8 +27,9 @@ def test_phrase_and_single_words_share_tokens_optimally():
 
 
 def test_one_token_credits_one_keyword():
-    assert len(run([("room",), ("room",)], "a room")) == 1
-    assert len(run([("room",), ("room",)], "a room and a room")) == 2
+    # two keywords of different entries that both accept "room"
+    assert len(run([("room",), ("room", "chamber")], "a room")) == 1
+    assert run([("room",), ("room", "chamber")], "a room and a room") == {0: ("room", 1, 2), 1: ("room", 4, 5)}
 
 
 def test_assignment_is_maximal_not_greedy():
@@ -52,10 +53,16 @@ def test_a_strong_match_is_not_given_up_for_a_weaker_one():
     assert {k: (c.equivalent, c.how) for k, c in chosen.items()} == {1: ("bear", "exact")}
 
 
-def test_a_word_repeated_in_the_source_is_credited_where_the_output_has_it():
-    # two 학생 (student): the output has "student" once, past its middle, nearer the second
+def test_a_word_the_source_repeats_shares_the_place_of_the_output_word():
+    # two 학생 (student), one "student" in the output: the English says once what Korean says
+    # twice, and both are transferred, on the same span
     assert run([("student",), ("say",), ("student",)], "They say the student came late") == {
-        1: ("say", 1, 2), 2: ("student", 3, 4)}
+        0: ("student", 3, 4), 1: ("say", 1, 2), 2: ("student", 3, 4)}
+    # the output says it twice: each takes its own, the nearer first
+    assert run([("student",), ("come",), ("student",)], "A student come and a student left") == {
+        0: ("student", 1, 2), 1: ("come", 2, 3), 2: ("student", 5, 6)}
+    # keywords of different entries do not share: one of them takes the word
+    assert len(run([("student",), ("student", "pupil")], "the student")) == 1
 
 
 def test_phrase_must_be_contiguous():

@@ -134,4 +134,20 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
             lst += transliteration_stage(k, t, v, sound[0])
         if lst:
             cands[k] = lst
-    return assign(cands, len(targets), len(tokens))
+    chosen = assign(cands, len(targets), len(tokens))
+    if len(chosen) < len(cands):
+        _repeats(chosen, cands, targets)
+    return chosen
+
+
+def _repeats(chosen: dict[int, Candidate], cands: dict[int, list[Candidate]], targets: Sequence[Targets]) -> None:
+    """A keyword the source repeats shares its earlier occurrence's place: 학생 said twice, once
+    as "students", is transferred twice (the English does not repeat a word Korean repeats). A
+    keyword left out of the assignment takes a candidate on the very span chosen for a keyword
+    with the same targets (the same entry)."""
+    taken = {(c.start, c.end): targets[j] for j, c in chosen.items()}
+    for k, lst in cands.items():
+        if k not in chosen:
+            shared = next((c for c in lst if taken.get((c.start, c.end)) == targets[k]), None)
+            if shared is not None:
+                chosen[k] = shared

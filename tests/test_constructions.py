@@ -40,6 +40,19 @@ FAMILIES = [
     ("seem", "그들은 곧 떠날 것 같다.", "It seems they will leave soon.", "-ㄹ 것 같다", "seem"),
     ("come to", "그는 결국 그 사실을 알게 되었다.", "He came to know the fact in the end.", "-게 되다", "come"),
     ("they", "그들은 공원에서 웃었다.", "They laughed in the park.", "그들", "they"),
+    ("future, quoted", "그는 “내일 떠날 것”이라고 말했다.", "He said he would leave tomorrow.", "-ㄹ 것이다", "would"),
+    ("about", "그는 경제에 대해 말했다.", "He talked about the economy.", "-에 대해", "about"),
+    ("regarding", "환경에 관한 연구를 했다.", "They did research on the environment.", "-에 관해", "on"),
+    ("in order to", "돈을 벌기 위해 일한다.", "He works in order to earn money.", "-기 위해", "in order to"),
+    ("for the sake of", "가족을 위해 일한다.", "I work for my family.", "-을 위해", "for"),
+    ("because", "비가 왔기 때문에 집에 있었다.", "I stayed home because it rained.", "-기 때문에", "because"),
+    ("because of", "비 때문에 집에 있었다.", "I stayed home due to the rain.", "때문에", "due to"),
+    ("by", "그는 경찰에 의해 체포되었다.", "He was arrested by the police.", "-에 의해", "by"),
+    ("according to", "보도에 따르면 사고가 났다.", "According to reports, there was an accident.", "-에 따라",
+     "according to"),
+    ("through", "인터넷을 통해 알렸다.", "They announced it through the Internet.", "-을 통해", "through"),
+    ("such as", "사과와 같은 과일을 좋아한다.", "I like fruits such as apples.", "-와 같은", "such as"),
+    ("in the middle of", "그는 지금 회의 중이다.", "He is in the middle of a meeting now.", "-중이다", "in the middle of"),
 ]
 
 
@@ -48,13 +61,19 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
     found = results(scorer, source, output)
     assert (unit, "construction", matched, "construction") in found, found
     covered = {"-ㄹ 수 있다": {"수", "있다"}, "-ㄹ 수 없다": {"수", "없다"}, "-ㄹ 것이다": {"것"}, "-ㄹ 것으로": {"것"},
-               "-ㄹ 것 같다": {"것", "같다"}, "-게 되다": {"되다"}, "그들": {"그"}}[unit]
+               "-ㄹ 것 같다": {"것", "같다"}, "-게 되다": {"되다"}, "그들": {"그"}, "-에 대해": {"대하다"},
+               "-에 관해": {"관하다"}, "-기 위해": {"위하다"}, "-을 위해": {"위하다"}, "-기 때문에": {"때문"},
+               "때문에": {"때문"}, "-에 의해": {"의하다"}, "-에 따라": {"따르다"}, "-을 통해": {"통하다"},
+               "-와 같은": {"같다"}, "-중이다": {"중"}}[unit]
     assert not covered & {lemma for lemma, *_ in found}      # the words it covers are no keywords of their own
 
 
 def test_a_unit_is_missed_when_the_output_does_not_realize_it(scorer):
     found = results(scorer, "그는 학교에 갈 수 없었다.", "He went to school.")
     assert ("-ㄹ 수 없다", "construction", None, None) in found
+    # -에 대해 is "about", not 대하다's own sense "treat": the unit leaves the verb's senses behind
+    found = results(scorer, "그는 손님에 대해 말했다.", "He treated the guest and spoke.")
+    assert ("-에 대해", "construction", None, None) in found
 
 
 def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
@@ -67,6 +86,7 @@ def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
 @pytest.mark.parametrize("source, grammar, kept", [
     ("그가 떠났다는 것을 알았다.", "것", {"그", "떠나다", "알다"}),        # a quoting nominalizer
     ("그는 서울을 방문한 바 있다.", "바", {"그", "서울", "방문하다", "있다"}),  # the experience is 있다's
+    ("정부는 세금을 낮출 것을 약속했다.", "것", {"정부", "세금", "낮추다", "약속하다"}),  # -ㄹ 것을: what is promised
 ])
 def test_other_grammar_constructions_drop_their_word(scorer, without, source, grammar, kept):
     assert {k.lemma for k in scorer.keywords([source])[0]} == kept

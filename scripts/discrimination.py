@@ -8,7 +8,7 @@ For each parallel set and each config variant it prints, as one Markdown table: 
 sentence KTR of the human translations (``true``), of mismatched pairs (each source against
 the translation of the line half the file away: a derangement, fixed and reproducible), the
 gap between them, of the true translation with the mismatched one appended (``addition``) and of
-a gloss salad (each keyword's first equivalent in source order, with the number of lines where it
+a gloss salad (each keyword's first three equivalents in source order, with the number of lines where it
 scores above the true translation), and how many keywords each matching stage credited. Where the set has judged
 keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a second table gives the other side:
 precision and recall of "transferred" against the readers' judgements, and the judged rate beside

@@ -83,12 +83,16 @@ def test_run_scores_every_variant_of_every_line(sample_run):
     assert r.auc("ktr") > 0.9 and r.tau("ktr") < 0
 
 
-def test_glosses_are_each_keywords_first_word_equivalent_in_source_order(kiwi):
+def test_glosses_are_each_keywords_first_equivalents_in_source_order(kiwi):
     scorer = Scorer(analyzer=kiwi)
     prepared = scorer.prepare(["나는 사과를 먹을 수 없다.", "ㅋㅋ"])
     # 나 I, 사과 apple, 먹다 eat, -ㄹ 수 없다 (its first realization, the mark @negation, is
     # looked up as its words, "not" first); a line with no keyword glosses nothing
-    assert M.glosses(prepared.lookups) == [["I", "apple", "eat", "not"], []]
+    assert M.glosses(prepared.lookups, 1) == [["I", "apple", "eat", "not"], []]
+    first = [e for found in prepared.lookups[0] for e in found.equivalents[:3]]
+    assert M.glosses(prepared.lookups) == [first, []]
+    # three each, fewer where the entry has fewer (사과: apple, apology)
+    assert first[:6] == ["I", "me", "my", "apple", "apology", "eat"] and first[-3:] == ["not", "t", "no"]
 
 
 def test_addition_keeps_ktr_and_salad_is_the_glosses_of_the_source(sample_run, kiwi):

@@ -184,10 +184,15 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
     return MetaEval(scorer.signature, signatures, seed, fingerprint(), results, evaluated)
 
 
-def glosses(lookups: Sequence[Sequence["Lookup | None"]]) -> list[list[str]]:
-    """Per line, each keyword's first equivalent, in source order (a construction's marks are
-    already its words: @negation is "not" first); keywords with no entry give nothing."""
-    return [[found.equivalents[0] for found in line if found and found.equivalents] for line in lookups]
+#: equivalents per keyword in the gloss salad: what a word-for-word lookup that lists senses prints
+GLOSSES = 3
+
+
+def glosses(lookups: Sequence[Sequence["Lookup | None"]], n: int = GLOSSES) -> list[list[str]]:
+    """Per line, each keyword's first ``n`` equivalents, keyword after keyword in source order (a
+    construction's marks are already its words: @negation is "not" first); keywords with no
+    entry give nothing."""
+    return [[e for found in line if found for e in found.equivalents[:n]] for line in lookups]
 
 
 def percent(value: float | None) -> str:
@@ -291,7 +296,7 @@ def _wrong_outputs(result: MetaEval) -> list[str]:
         above = sum(s > t for s, t in zip(salad, true))
         others = ", ".join(f"{LABELS[m]} {result.mean('salad', m):.2f}" for m in ("bleu", "chrf")
                            if result.mean("salad", m) is not None)
-        out.append(f"Gloss salad (each keyword's first lexicon equivalent in source order, no sentence): "
+        out.append(f"Gloss salad (each keyword's first {GLOSSES} lexicon equivalents in source order, no sentence): "
                    f"KTR {result.mean('salad', 'ktr'):.4f} against {result.mean('true', 'ktr'):.4f} for the "
                    f"true translations, above them on {above} of {len(salad)} sentences"
                    + (f"; with the reference, {others}." if others else "."))

@@ -11,8 +11,8 @@ was, so a metric's reaction can be read as its reaction to that one change:
 - ``numbers``: every digit sequence replaced by another number;
 - ``addition``: the translation with another line's translation (the ``mismatch`` line) appended:
   all of the meaning, and content the source never had;
-- ``salad``: no sentence at all, each source keyword's first lexicon equivalent in source order
-  (built from the scorer's look-ups, not from the reference; see :func:`salad`).
+- ``salad``: no sentence at all, each source keyword's first three lexicon equivalents in source
+  order (built from the scorer's look-ups, not from the reference; see :func:`salad`).
 
 **Words.** A word is a run of letters, optionally joined by hyphens or apostrophes
 (``five-minute``, ``nation's``, ``don't``). Punctuation is never part of a word, so removing or
@@ -221,7 +221,7 @@ def numbers(text: str, rng: random.Random) -> str:
 
 
 def salad(glosses: Sequence[Sequence[str]]) -> list[str]:
-    """A gloss salad per line: the line's glosses (each keyword's first equivalent, in source
+    """A gloss salad per line: the line's glosses (each keyword's first equivalents, in source
     order) joined by spaces. What a word-for-word lookup would print; no English sentence."""
     return [" ".join(line) for line in glosses]
 

@@ -35,8 +35,9 @@ class Config:
     """Morphological analyzer: kiwi, mecab, okt, komoran, hannanum, kkma."""
     classes: tuple[str, ...] = DEFAULT_CLASSES
     """Keyword classes that count."""
-    lexicons: tuple[str, ...] = ("core",)
-    """Lexicons by shipped name or path, stacked in order."""
+    lexicons: tuple[str, ...] = ("core", "senses")
+    """Lexicons by shipped name or path, stacked in order (an entry in several keeps the first
+    file's equivalents first)."""
     matching: tuple[str, ...] = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number",
                                  "transliteration")
     """Matching stages, in cascade order: exact, inflection, derivation (WordNet), synonym
@@ -48,6 +49,9 @@ class Config:
     synonym_senses: int = 2
     """WordNet senses (synsets) per equivalent whose lemmas count as synonyms, and in which its
     derivations are looked for."""
+    expanded_equivalents: int = 3
+    """How many of each entry's equivalents (the first, most common senses) WordNet expands into
+    synonyms and derivations; 0: all of them."""
     transliteration_threshold: float = 0.8
     """Minimum sound-key similarity (0-1] for a transliteration match (see ktr/transliterate.py)."""
     aggregation: str = "macro"
@@ -77,6 +81,10 @@ class Config:
             _choice("matching", s, MATCH_STAGES)
         if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
             raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {self.synonym_senses!r}")
+        if isinstance(self.expanded_equivalents, bool) or not isinstance(self.expanded_equivalents, int) \
+                or self.expanded_equivalents < 0:
+            raise ConfigError("expanded_equivalents: must be a whole number (0: all equivalents), "
+                              f"got {self.expanded_equivalents!r}")
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
         if not 0 < self.transliteration_threshold <= 1:

@@ -32,14 +32,17 @@ from ktr.textio import read_lines  # noqa: E402
 
 JUDGED = Path(__file__).resolve().parent.parent / "tests" / "data" / "judged"
 
-#: the ablation: each matching stage added in cascade order
+#: the ablation: each matching stage added in cascade order, then the default without senses.tsv
 DEFAULT_VARIANTS = [
     "exact=matching:exact",
-    "+inflection=matching:exact,inflection",
-    "+synonym=matching:exact,inflection,synonym",
-    "+idiom=matching:exact,inflection,synonym,idiom",
-    "+number=matching:exact,inflection,synonym,idiom,number",
-    "+transliteration=matching:exact,inflection,synonym,idiom,number,transliteration",
+    "+ inflection=matching:exact,inflection",
+    "+ synonym=matching:exact,inflection,synonym",
+    "+ idiom=matching:exact,inflection,synonym,idiom",
+    "+ number=matching:exact,inflection,synonym,idiom,number",
+    "+ transliteration=matching:exact,inflection,synonym,idiom,number,transliteration",
+    "+ derivation=matching:exact,inflection,synonym,idiom,number,transliteration,derivation",
+    "+ construction (default)=matching:exact,inflection,derivation,synonym,idiom,construction,number,transliteration",
+    "default with core alone=lexicons:core",
 ]
 
 

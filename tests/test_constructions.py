@@ -36,7 +36,7 @@ FAMILIES = [
     ("cannot", "그는 학교에 갈 수 없었다.", "He couldn't go to school.", "-ㄹ 수 없다", "t"),
     ("cannot, in words", "우리는 그 문제를 풀 수 없다.", "We are unable to solve the problem.", "-ㄹ 수 없다", "unable"),
     ("future", "내일은 비가 올 것이다.", "It will rain tomorrow.", "-ㄹ 것이다", "will"),
-    ("expected", "물가가 오를 것으로 예상된다.", "Prices are likely to rise.", "-ㄹ 것으로", "likely"),
+    ("expected", "물가가 오를 것으로 예상된다.", "It is expected that prices will rise.", "-ㄹ 것으로", "will"),
     ("seem", "그들은 곧 떠날 것 같다.", "It seems they will leave soon.", "-ㄹ 것 같다", "seem"),
     ("come to", "그는 결국 그 사실을 알게 되었다.", "He came to know the fact in the end.", "-게 되다", "come"),
     ("they", "그들은 공원에서 웃었다.", "They laughed in the park.", "그들", "they"),

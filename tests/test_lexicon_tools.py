@@ -15,7 +15,7 @@ SHIPPED = sorted(p for p in lexicons_dir().glob("*.tsv") if p.name not in ("idio
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_lint_shipped_lexicon(path):
-    """Every line parses (format, class, equivalents, NFC); one line per key; sorted."""
+    """Every line parses (format, class, equivalents, NFC); one line per key; sorted; clean equivalents."""
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# ktr-lexicon/1\n")
     assert unicodedata.normalize("NFC", text) == text
@@ -23,6 +23,10 @@ def test_lint_shipped_lexicon(path):
     keys = [(e.lemma, e.cls) for e in entries]
     assert len(set(keys)) == len(keys), "duplicate (lemma, class)"
     assert keys == sorted(keys), "entries must be sorted by lemma, then class"
+    # equivalents trimmed, single-spaced, none twice (matching folds case, so not even in another case)
+    bad = [e.where for e in entries if any(x != x.strip() or "  " in x for x in e.equivalents)
+           or len({x.casefold() for x in e.equivalents}) != len(e.equivalents)]
+    assert bad == []
 
 
 def test_stats_counts_by_class(tmp_path):

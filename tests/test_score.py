@@ -61,3 +61,9 @@ def test_class_weights_are_checked():
     with pytest.raises(ConfigError, match="mapping"):
         Config.from_dict({"class_weights": [1, 2]})
     assert Config.from_dict({"transliteration_threshold": 1}).transliteration_threshold == 1.0
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, True, "3"])
+def test_expanded_equivalents_is_a_whole_number(value):
+    with pytest.raises(ConfigError, match="expanded_equivalents: must be a whole number"):
+        Config(expanded_equivalents=value)

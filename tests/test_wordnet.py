@@ -32,6 +32,19 @@ def test_table_is_cached_on_disk(tmp_path, monkeypatch):
     assert first[("사다", "verb")] == ("purchase",)
 
 
+def test_only_the_first_equivalents_are_expanded_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("KTR_CACHE_DIR", str(tmp_path))
+    path = tmp_path / "lex.tsv"
+    path.write_text("# ktr-lexicon/1\n사다\tverb\tbuy;get\n", encoding="utf-8")
+    lexicon = load_lexicon(str(path))
+    every, first = synonym_table(lexicon, 1, 0)[("사다", "verb")], synonym_table(lexicon, 1, 1)[("사다", "verb")]
+    assert first == ("purchase",)                   # buy's first sense only
+    assert every[:1] == first and len(every) > 1     # get's synonyms after it
+    assert len(list(tmp_path.glob("synonyms-*.json"))) == 2    # the option is part of the key
+    signature = Scorer(Config(lexicons=(str(path),), expanded_equivalents=1)).signature.short()
+    assert "syn:wn3.0-" in signature and "/senses2/eq1" in signature
+
+
 def test_derivations_are_wordnet_s_own_links_in_the_first_senses(wn):
     assert derivations_of(wn, "criticism", "n", 2) == ["critical", "criticise", "criticize"]
     assert derivations_of(wn, "decision", "n", 2) == ["decide"]
@@ -50,9 +63,9 @@ def test_derivation_table_is_cached_and_keyed_by_senses(tmp_path, monkeypatch):
 
 
 def test_derivation_stage_matches_a_word_of_the_family_in_any_form(kiwi):
-    stages = ("exact", "inflection", "synonym")
-    plain = Scorer(Config(matching=stages), analyzer=kiwi)
-    derived = Scorer(Config(matching=(*stages, "derivation")), analyzer=kiwi)
+    stages = ("exact", "inflection", "synonym")   # core alone: senses.tsv lists criticize for 비난 itself
+    plain = Scorer(Config(lexicons=("core",), matching=stages), analyzer=kiwi)
+    derived = Scorer(Config(lexicons=("core",), matching=(*stages, "derivation")), analyzer=kiwi)
     src, hyp = ["그 결정은 많은 비난을 받았다."], ["The decision was widely criticized."]
     lemma = "비난"
     assert not next(k for k in plain.score(src, hyp).systems[0].sentences[0].keywords if k.keyword.lemma == lemma).transferred

@@ -1,6 +1,7 @@
 """WordNet expansion of lexicon equivalents, compiled once and cached on disk.
 
-For each entry, every equivalent is looked up in WordNet under the entry's part of speech. The
+For each entry, each of its first ``equivalents`` equivalents (all of them when 0; the lexicon lists
+the most common senses first) is looked up in WordNet under the entry's part of speech. The
 lemmas of its first ``senses`` synsets (WordNet orders senses by frequency) become *synonyms*
 (``say`` → ``tell``, ``state``); the words WordNet links to the equivalent itself in those senses
 as derivationally related become *derivations* (``criticism`` → ``criticise``/``criticize``,
@@ -32,9 +33,10 @@ def synonyms_of(wn, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of) -> dict[tuple[str, str], tuple[str, ...]]:
-    """Per entry with a WordNet part of speech, the words ``words_of`` gives for its equivalents
-    (other than the equivalents themselves), in order, once each."""
+def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of,
+            equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Per entry with a WordNet part of speech, the words ``words_of`` gives for its first
+    ``equivalents`` equivalents (0: all), other than the equivalents themselves, in order, once each."""
     wn = wordnet.load()
     table: dict[tuple[str, str], tuple[str, ...]] = {}
     for entry in lexicon:
@@ -42,7 +44,7 @@ def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of) -> dict[tuple[s
         if pos is None:
             continue
         found: list[str] = []
-        for eq in entry.equivalents:
+        for eq in entry.equivalents[:equivalents or None]:
             for word in words_of(wn, eq, pos, senses):
                 if word not in found and word not in entry.equivalents:
                     found.append(word)
@@ -51,16 +53,16 @@ def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of) -> dict[tuple[s
     return table
 
 
-def _cached(kind: str, lexicon: Lexicon, senses: int, words_of) -> dict[tuple[str, str], tuple[str, ...]]:
-    key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}"
+def _cached(kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int) -> dict[tuple[str, str], tuple[str, ...]]:
+    key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
     rows = cached_json(kind, key, lambda: [
-        [l, c, list(words)] for (l, c), words in sorted(compute(lexicon, senses, words_of).items())])
+        [l, c, list(words)] for (l, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())])
     return {(l, c): tuple(words) for l, c, words in rows}
 
 
-def synonym_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The synonyms of ``lexicon``'s equivalents, from the cache when computed before."""
-    return _cached("synonyms", lexicon, senses, synonyms_of)
+def synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The synonyms of ``lexicon``'s (first ``equivalents``) equivalents, from the cache when computed before."""
+    return _cached("synonyms", lexicon, senses, synonyms_of, equivalents)
 
 
 def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
@@ -79,6 +81,6 @@ def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def derivation_table(lexicon: Lexicon, senses: int) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The derivations of ``lexicon``'s equivalents, from the cache when computed before."""
-    return _cached("derivations", lexicon, senses, derivations_of)
+def derivation_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The derivations of ``lexicon``'s (first ``equivalents``) equivalents, from the cache when computed before."""
+    return _cached("derivations", lexicon, senses, derivations_of, equivalents)

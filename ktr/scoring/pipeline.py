@@ -79,12 +79,12 @@ class Pipeline:
             if "synonym" in config.matching:
                 from ktr.lexicon.expand import synonym_table
 
-                self._synonyms = synonym_table(self.lexicon, config.synonym_senses)
+                self._synonyms = synonym_table(self.lexicon, config.synonym_senses, config.expanded_equivalents)
             self._derivations: dict[tuple[str, str], tuple[str, ...]] = {}
             if "derivation" in config.matching:
                 from ktr.lexicon.expand import derivation_table
 
-                self._derivations = derivation_table(self.lexicon, config.synonym_senses)
+                self._derivations = derivation_table(self.lexicon, config.synonym_senses, config.expanded_equivalents)
             self.idioms = None
             self._inflections: dict[str, tuple[str, ...]] | None = None
             if "idiom" in config.matching:
@@ -115,6 +115,8 @@ class Pipeline:
         from ktr.english.tokens import phrase
 
         key = f"{self.lexicon.digest}|{self.config.synonym_senses if self._synonyms else 0}"
+        if self._synonyms or self._derivations:
+            key += f"|eq{self.config.expanded_equivalents}"
         if self.idioms is not None:
             key += f"|{self.idioms.digest}"
         if self._derivations:

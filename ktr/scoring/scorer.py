@@ -73,7 +73,8 @@ class Scorer(Pipeline):
             if stage in self.config.matching:
                 from ktr.english.wordnet import fingerprint
 
-                extra[key] = f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+                extra[key] = f"wn{fingerprint()}/senses{self.config.synonym_senses}" + (
+                    f"/eq{self.config.expanded_equivalents}" if self.config.expanded_equivalents else "")
         if self.constructions is not None:
             extra["cx"] = f"{'+'.join(self.config.constructions)}@{self.constructions.digest[:10]}"
         if self.idioms is not None:

@@ -15,6 +15,9 @@ from ktr.english.inflection import adjective_forms, build, noun_forms, verb_form
     (noun_forms, "box", {"boxes"}),
     (noun_forms, "city", {"cities"}),
     (noun_forms, "leaf", {"leafs", "leaves"}),
+    (noun_forms, "woman", {"women"}),          # WordNet's -man/-men rule: noun.exc does not list it
+    (noun_forms, "chairman", {"chairmen"}),
+    (noun_forms, "human", {"humans"}),
     (adjective_forms, "big", {"biger", "bigest", "bigger", "biggest"}),
     (adjective_forms, "happy", {"happier", "happiest"}),
 ])
@@ -28,6 +31,7 @@ def test_irregular_and_pos_gated_forms():
     assert table["children"] == ["child"] and table["better"] == ["good"] and table["bought"] == ["buy"]
     assert "news" not in table          # new is not a noun: no plural is generated
     assert table["waiting"] == ["wait"]
+    assert build(["woman"])["women"] == ["woman"]
 
 
 def test_thank_you_for_waiting_transfers_both_keywords(tmp_path, monkeypatch, kiwi):

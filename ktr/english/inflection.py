@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 from ktr.english import wordnet
 from ktr.cache import cached_json
 
-VERSION = 1
+VERSION = 2
 _VOWELS = set("aeiou")
 
 
@@ -34,6 +34,8 @@ def _s_form(word: str) -> str:
 
 def noun_forms(word: str) -> set[str]:
     forms = {_s_form(word)}
+    if word.endswith("man"):        # woman → women, chairman → chairmen (WordNet's morphy rule,
+        forms.add(word[:-3] + "men")  # not in noun.exc); human → humans stays as well
     if word.endswith("f"):
         forms.add(word[:-1] + "ves")
     elif word.endswith("fe"):

@@ -12,6 +12,7 @@ from ktr.errors import ConfigError
 from ktr.korean.keywords import CLASSES
 
 AGGREGATIONS = ("macro", "micro", "weighted")
+HEADLINES = ("ktr", "f")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
 MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration", "derivation", "construction")
@@ -59,6 +60,11 @@ class Config:
     pooled) or weighted (mean of sentence scores with keywords weighted by class)."""
     class_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_CLASS_WEIGHTS))
     """Keyword class → weight for the weighted aggregation; classes not listed weigh 1."""
+    f_beta: float = 0.5
+    """Beta of the F score of KTR (recall of the source's keywords) and precision (share of the
+    output's content words traced to the source): above 1 weighs KTR more."""
+    headline: str = "ktr"
+    """The score tables lead with: ktr, or f (KTR and precision together)."""
     no_keywords: str = "exclude"
     """Sentences without keywords: exclude from the mean, or score them zero or one."""
     missing_in_lexicon: str = "miss"
@@ -71,6 +77,9 @@ class Config:
 
     def __post_init__(self) -> None:
         _choice("aggregation", self.aggregation, AGGREGATIONS)
+        _choice("headline", self.headline, HEADLINES)
+        if isinstance(self.f_beta, bool) or not isinstance(self.f_beta, (int, float)) or not self.f_beta > 0:
+            raise ConfigError(f"f_beta: must be a number above 0, got {self.f_beta!r}")
         _choice("no_keywords", self.no_keywords, NO_KEYWORD_POLICIES)
         _choice("missing_in_lexicon", self.missing_in_lexicon, MISSING_POLICIES)
         for c in self.classes:

@@ -130,7 +130,7 @@ def test_cli_writes_json_markdown_and_svg(tmp_path):
     assert doc["sentences"] == 20 and doc["signature"]["short"].startswith("ktr:")
     assert doc["sacrebleu"]["bleu"].startswith("nrefs:1|") and "eff:yes" in doc["sacrebleu"]["bleu"]
     md = (tmp_path / "out" / "meta-eval.md").read_text(encoding="utf-8")
-    assert "| variant | changed | KTR | BLEU | chrF |" in md and "meta-eval.svg" in md
+    assert "| variant | changed | KTR | F | BLEU | chrF |" in md and "meta-eval.svg" in md
     ET.fromstring((tmp_path / "out" / "meta-eval.svg").read_text(encoding="utf-8"))
 
 

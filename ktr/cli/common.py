@@ -13,4 +13,6 @@ def config_from(args: argparse.Namespace) -> Config:
     config = Config.from_yaml(args.config) if args.config else Config()
     if getattr(args, "analyzer", None):
         config = config.replace(analyzer=args.analyzer)
+    if getattr(args, "headline", None):
+        config = config.replace(headline=args.headline)
     return config

@@ -18,6 +18,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
     p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
+    p.add_argument("--headline", choices=("ktr", "f"),
+                   help="the score the table leads with: ktr, or f (KTR and precision); default: the config's")
     p.add_argument("--explain", action="store_true",
                    help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)")
     p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")

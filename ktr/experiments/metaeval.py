@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from ktr.scoring.results import Signature
     from ktr.scoring.scorer import Scorer
 
-METRICS = ("ktr", "bleu", "chrf")
-LABELS = {"ktr": "KTR", "bleu": "BLEU", "chrf": "chrF"}
-FULL_SCALE = {"ktr": 1.0, "bleu": 100.0, "chrf": 100.0}
+METRICS = ("ktr", "f", "bleu", "chrf")
+LABELS = {"ktr": "KTR", "f": "F", "bleu": "BLEU", "chrf": "chrF"}
+FULL_SCALE = {"ktr": 1.0, "f": 1.0, "bleu": 100.0, "chrf": 100.0}
 #: drop level of each variant in the Kendall tau (``true`` drops nothing)
 LEVELS = {"true": 0, **V.DROP_LEVELS}
 
@@ -178,7 +178,9 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
         credits = Counter(k.how for s in sentences for k in s.keywords if k.how)
         others = sentence_metrics(lines, references)
         signatures = {m: sig for m, (_, sig) in others.items()}
-        scores = {"ktr": [s.score for s in sentences], **{m: row for m, (row, _) in others.items()}}
+        beta = scorer.config.f_beta
+        scores = {"ktr": [s.score for s in sentences], "f": [s.f(beta) for s in sentences],
+                  **{m: row for m, (row, _) in others.items()}}
         results[name] = Variant(name, lines, [a != b for a, b in zip(lines, references)], scores, credits)
     evaluated = [i for i in range(len(sources)) if all(v.scores["ktr"][i] is not None for v in results.values())]
     return MetaEval(scorer.signature, signatures, seed, fingerprint(), results, evaluated)
@@ -236,7 +238,7 @@ def reading(result: MetaEval) -> list[str]:
     shuffle = {m: result.kept("shuffle", m) for m in METRICS}
     if _ranked(shuffle):
         best = _ranked(shuffle)[0]
-        verdict = ("the data bear this out: it keeps the most" if best == "ktr"
+        verdict = ("the data bear this out: it keeps the most" if best in ("ktr", "f")
                    else f"on this data {LABELS[best]} keeps more")
         out.append(f"Word order: shuffled translations keep {_listing(shuffle, percent)} of the true "
                    f"score. KTR is meant to ignore word order; {verdict}.")
@@ -289,15 +291,19 @@ def _wrong_outputs(result: MetaEval) -> list[str]:
     if added["ktr"] is not None:
         ktr = ("KTR does not go down: it counts only what reached the output" if added["ktr"] >= 1
                else "KTR goes down")
+        f = "" if added["f"] is None else f"; F, which also counts the added words, keeps {percent(added['f'])}"
         out.append(f"Added content: with another line's translation appended, the variants keep "
-                   f"{_listing(added, percent)} of the true score; {ktr}.")
+                   f"{_listing(added, percent)} of the true score; {ktr}{f}.")
     true, salad = result.sentence_scores("true", "ktr"), result.sentence_scores("salad", "ktr")
     if salad:
         above = sum(s > t for s, t in zip(salad, true))
         others = ", ".join(f"{LABELS[m]} {result.mean('salad', m):.2f}" for m in ("bleu", "chrf")
                            if result.mean("salad", m) is not None)
+        f_true, f_salad = result.sentence_scores("true", "f"), result.sentence_scores("salad", "f")
+        below = sum(s < t for s, t in zip(f_salad, f_true))
         out.append(f"Gloss salad (each keyword's first {GLOSSES} lexicon equivalents in source order, no sentence): "
                    f"KTR {result.mean('salad', 'ktr'):.4f} against {result.mean('true', 'ktr'):.4f} for the "
-                   f"true translations, above them on {above} of {len(salad)} sentences"
-                   + (f"; with the reference, {others}." if others else "."))
+                   f"true translations, above them on {above} of {len(salad)} sentences; F "
+                   f"{result.mean('salad', 'f'):.4f} against {result.mean('true', 'f'):.4f}, below them on "
+                   f"{below} of {len(salad)}" + (f"; with the reference, {others}." if others else "."))
     return out

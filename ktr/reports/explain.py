@@ -49,8 +49,10 @@ def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, S
         hyps = outputs[system.name]
         for seg in system.sentences:
             score = "-" if seg.score is None else f"{seg.score:.2f}"
+            precision = "-" if seg.precision is None else f"{seg.precision:.2f}"
             lines.append(f"── {system.name} · sentence {seg.index + 1} · KTR {score} "
-                         f"({seg.transferred} of {seg.counted} keywords)")
+                         f"({seg.transferred} of {seg.counted} keywords) · precision {precision} "
+                         f"({seg.traced} of {seg.content} content words traced)")
             lines.append(f"source  {sources[seg.index]}")
             lines.append(f"output  {hyps[seg.index]}")
             tokens = tokenize(hyps[seg.index])
@@ -64,6 +66,8 @@ def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, S
                 widths = [max(_width(r[i]) for r in rows) for i in range(4)]
                 lines += ["  " + "  ".join(c + " " * (w - _width(c)) for c, w in zip(r[:4], widths)) + "  " + r[4]
                           for r in rows]
+            if seg.added:
+                lines.append("  added (traced to no keyword): " + ", ".join(word for _, word in seg.added))
             lines.append("")
     lines.append(f"signature: {report.signature.short()}")
     return "\n".join(lines) + "\n"

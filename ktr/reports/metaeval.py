@@ -14,7 +14,7 @@ from ktr.reports.svg import grouped_bars
 def _fmt(value: float | None, metric: str) -> str:
     if value is None:
         return "-"
-    return f"{value:.4f}" if metric == "ktr" else f"{value:.2f}"
+    return f"{value:.4f}" if FULL_SCALE[metric] == 1 else f"{value:.2f}"
 
 
 def to_markdown(result: MetaEval, title: str = "Meta-evaluation") -> str:

@@ -20,13 +20,16 @@ def as_json(report: "Report", sentences: bool = False) -> str:
 
 
 def as_text(report: "Report", sentences: bool = False) -> str:
-    rows = [("system", "KTR", "micro", "weighted", "keywords", "transferred", "no-entry", "no-kw sents",
-             "BLEU", "chrF")]
+    f_first = report.headline == "f"
+    scores = ("F", "KTR") if f_first else ("KTR", "F")
+    rows = [("system", *scores, "micro", "weighted", "prec", "keywords", "transferred", "added", "no-entry",
+             "no-kw sents", "BLEU", "chrF")]
     for s in report.systems:
         d = s.summary()
+        pair = (_num(d["f"]), _num(d["ktr"]))
         rows.append((
-            d["name"], _num(d["ktr"]), _num(d["ktr_micro"]), _num(d["ktr_weighted"]), str(d["keywords"]),
-            str(d["transferred"]),
+            d["name"], *(pair if f_first else pair[::-1]), _num(d["ktr_micro"]), _num(d["ktr_weighted"]),
+            _num(d["precision"]), str(d["keywords"]), str(d["transferred"]), str(d["added"]),
             str(d["keywords_not_in_lexicon"]), str(d["sentences_without_keywords"]),
             _num(d["bleu"], digits=2), _num(d["chrf"], digits=2),
         ))
@@ -39,7 +42,8 @@ def as_text(report: "Report", sentences: bool = False) -> str:
             lines.append("  ".join("-" * w for w in widths))
     agg = report.signature.aggregation
     lines.append("")
-    lines.append(f"KTR = {_AGGREGATIONS[agg]} ({agg}); "
+    lines.append(f"KTR = {_AGGREGATIONS[agg]} ({agg}); prec = content words of the output traced to the "
+                 f"source; F = F-beta of KTR and prec (beta {report.systems[0].beta:g}); "
                  f"{len(report.systems[0].sentences)} sentences")
     failed = sum(1 for s in report.systems[0].sentences if s.failed)
     if failed:
@@ -58,11 +62,14 @@ def as_text(report: "Report", sentences: bool = False) -> str:
 
 def as_tsv(report: "Report") -> str:
     """One row per sentence and system: index, system, score, counts, missed keywords."""
-    out = ["index\tsystem\tscore\tkeywords\ttransferred\tnot_in_lexicon\tmissed"]
+    out = ["index\tsystem\tscore\tkeywords\ttransferred\tnot_in_lexicon\tmissed\tprecision\tcontent_words\t"
+           "traced\tf\tadded"]
     for s in report.systems:
         for seg in s.sentences:
             missed = " ".join(f"{k.keyword.lemma}/{k.keyword.tag}" for k in seg.keywords if not k.transferred)
-            out.append(f"{seg.index}\t{s.name}\t{_num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t{missed}")
+            added = " ".join(word for _, word in seg.added)
+            out.append(f"{seg.index}\t{s.name}\t{_num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t"
+                       f"{missed}\t{_num(seg.precision)}\t{seg.content}\t{seg.traced}\t{_num(seg.f(s.beta))}\t{added}")
     return "\n".join(out) + "\n"
 
 

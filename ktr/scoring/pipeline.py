@@ -33,6 +33,7 @@ from ktr.lexicon.format import Lookup
 from ktr.matching import numbers
 from ktr.matching.stages import match_sentence
 from ktr.matching.targets import KeywordTargets, Targets
+from ktr.matching.tracing import latin_words, trace
 from ktr.matching.transliteration import romanize
 from ktr.scoring import transport
 from ktr.scoring.results import KeywordResult, LineCounts, SentenceResult, line_counts, sentence_result
@@ -49,6 +50,9 @@ class Prepared:
     counts: list[LineCounts]            # per line: what its statistics need besides the matches
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
+    #: per line: the words the source writes in Latin letters (names, acronyms: "CNN", "Judy"),
+    #: which an output that copies them traces to the source
+    copied: list[frozenset[str]] = field(default_factory=list)
 
 
 def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) -> KeywordResult:
@@ -217,7 +221,8 @@ class Pipeline:
             targets.append(wanted)
             missed.append(unmatched)
             counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched)))
-        return Prepared(keywords, lookups, targets, missed, counts, [a.failed for _, a in analysed], messages)
+        copied = [latin_words(norm.text) for norm, _ in analysed]
+        return Prepared(keywords, lookups, targets, missed, counts, [a.failed for _, a in analysed], messages, copied)
 
     def _known_word(self, k: Keyword) -> tuple[Lookup | None, Targets, KeywordResult, float | None]:
         """A keyword's look-up, targets, unmatched result and weight, worked out once per word
@@ -256,18 +261,21 @@ class Pipeline:
         line's result keeps its counts but not its keywords' results."""
         sentences = []
         failed = prepared.failed or [None] * len(hypotheses)
-        rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed)
+        copied = prepared.copied or [frozenset()] * len(hypotheses)
+        rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed, copied)
         matching, inflections, threshold = self.config.matching, self._inflections, self.config.transliteration_threshold
-        for index, (targets, missed, counts, hyp, why) in enumerate(rows, first):
+        for index, (targets, missed, counts, hyp, why, latin) in enumerate(rows, first):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
-            chosen = match_sentence(targets, tokenize(hyp), matching, inflections, threshold, names)
+            tokens = tokenize(hyp)
+            chosen = match_sentence(targets, tokens, matching, inflections, threshold, names)
             results: tuple[KeywordResult, ...] = ()
             if details:
                 found = list(missed)      # then the transferred ones replaced
                 for i, cand in chosen.items():
                     found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
                 results = tuple(found)
-            stats = sentence_result(index, counts, chosen, results)
+            traced = trace(tokens, {(c.start, c.end) for c in chosen.values()}, latin)
+            stats = sentence_result(index, counts, chosen, results, traced, tokens if details else ())
             if why or not hyp.strip():
                 stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())
             sentences.append(stats)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
 
 from ktr.korean.keywords import Keyword
+from ktr.matching.tracing import Trace, f_beta
 
 if TYPE_CHECKING:
     from ktr.scoring.reference import ReferenceScores
@@ -68,6 +69,11 @@ class SentenceResult:
     #: empty to save memory (a summary needs only the counts); None: count ``keywords``
     size: int | None = None
     not_in_lexicon: int | None = None
+    #: the output's content words, those traced to the source, and the added ones (token index,
+    #: token) when keywords' results are kept (:mod:`ktr.matching.tracing`)
+    content: int = 0
+    traced: int = 0
+    added: tuple[tuple[int, str], ...] = ()
 
     @property
     def keyword_count(self) -> int:
@@ -77,6 +83,15 @@ class SentenceResult:
     def score(self) -> float | None:
         """transferred / counted; ``None`` when no keyword counts or the line failed."""
         return self.transferred / self.counted if self.counted and not self.failed else None
+
+    @property
+    def precision(self) -> float | None:
+        """Traced / content words of the output; ``None`` when it has none or the line failed."""
+        return self.traced / self.content if self.content and not self.failed else None
+
+    def f(self, beta: float, weighted: bool = False) -> float | None:
+        """F-beta of the sentence's KTR (class-weighted with ``weighted``) and its precision."""
+        return f_beta(self.weighted_score if weighted else self.score, self.precision, beta)
 
     @property
     def weighted_score(self) -> float | None:
@@ -95,6 +110,8 @@ class SentenceResult:
             "index": self.index, "score": self.score, "weighted_score": self.weighted_score,
             "keywords_counted": self.counted,
             "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
+            "precision": self.precision, "content_words": self.content, "traced": self.traced,
+            "added": [{"word": word, "token": i} for i, word in self.added],
             "failed": self.failed,
         }
 
@@ -117,13 +134,17 @@ def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int) -> LineC
 
 
 def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
-                    results: tuple[KeywordResult, ...] = ()) -> SentenceResult:
-    """A line's result from its counts and the indexes of its transferred keywords; ``results``
-    (its keywords' results) may be left empty to save memory."""
+                    results: tuple[KeywordResult, ...] = (), traced: Trace = Trace(0, 0, ()),
+                    tokens: Sequence[str] = ()) -> SentenceResult:
+    """A line's result from its counts, the indexes of its transferred keywords and the trace of
+    its output; ``results`` (its keywords' results) and ``tokens`` (the output's, to name the
+    added words) may be left empty to save memory."""
     weights = counts.weights
     found = [weights[k] for k in sorted(transferred) if weights[k] is not None]
+    added = tuple((i, tokens[i]) for i in traced.added) if tokens else ()
     return SentenceResult(index, results, counts.counted, len(found), counts.weight, sum(found),
-                          size=counts.size, not_in_lexicon=counts.not_in_lexicon)
+                          size=counts.size, not_in_lexicon=counts.not_in_lexicon,
+                          content=traced.content, traced=traced.traced, added=added)
 
 
 def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
@@ -155,6 +176,7 @@ class SystemResult:
     no_keywords: str
     bleu: float | None = None
     chrf: float | None = None
+    beta: float = 1.0       # of the F score (Config.f_beta)
 
     @property
     def stats(self) -> list[tuple[int, int]]:
@@ -176,8 +198,36 @@ class SystemResult:
 
     @property
     def ktr(self) -> float | None:
-        """The headline score, by the configured aggregation."""
+        """KTR by the configured aggregation."""
         return getattr(self, f"ktr_{self.aggregation}")
+
+    @property
+    def precision_macro(self) -> float | None:
+        """Mean of the sentence precisions (sentences whose output has content words)."""
+        found = [s.precision for s in self.sentences if s.precision is not None]
+        return sum(found) / len(found) if found else None
+
+    @property
+    def precision_micro(self) -> float | None:
+        """All traced / all content words of the output."""
+        ok = [s for s in self.sentences if s.failed is None]
+        content = sum(s.content for s in ok)
+        return sum(s.traced for s in ok) / content if content else None
+
+    @property
+    def precision(self) -> float | None:
+        """Precision by the configured aggregation (weighted: as macro; words have no class)."""
+        return self.precision_micro if self.aggregation == "micro" else self.precision_macro
+
+    @property
+    def f(self) -> float | None:
+        """F-beta of KTR and precision: with micro aggregation of the corpus figures, else the mean
+        of the sentences' F (weighted: of their class-weighted KTR)."""
+        if self.aggregation == "micro":
+            return f_beta(self.ktr_micro, self.precision_micro, self.beta)
+        weighted = self.aggregation == "weighted"
+        found = [f for s in self.sentences if s.failed is None and (f := s.f(self.beta, weighted)) is not None]
+        return sum(found) / len(found) if found else None
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -195,6 +245,13 @@ class SystemResult:
             "keywords_counted": sum(s.counted for s in self.sentences),
             "transferred": sum(s.transferred for s in self.sentences),
             "keywords_not_in_lexicon": sum(s.missing for s in self.sentences),
+            "precision": self.precision,
+            "precision_micro": self.precision_micro,
+            "f": self.f,
+            "f_beta": self.beta,
+            "content_words": sum(s.content for s in self.sentences),
+            "traced": sum(s.traced for s in self.sentences),
+            "added": sum(s.content - s.traced for s in self.sentences),
             "bleu": self.bleu,
             "chrf": self.chrf,
         }
@@ -254,6 +311,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
     #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``)
     references: ReferenceScores | None = None
+    headline: str = "ktr"   # the score tables lead with (Config.headline)
 
     def to_dict(self, sentences: bool = False) -> dict[str, Any]:
         systems = []
@@ -267,6 +325,7 @@ class Report:
         return {
             "signature": {"short": self.signature.short(), "full": self.signature.full()},
             "sacrebleu": self.sacrebleu,
+            "headline": self.headline,
             "systems": systems,
             "warnings": self.warnings,
         }

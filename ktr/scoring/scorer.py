@@ -117,7 +117,7 @@ class Scorer(Pipeline):
             )
         with fewer_gc_pauses():
             sentences = self.match_lines(prepared, hypotheses)
-        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords)
+        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords, beta=self.config.f_beta)
 
     def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
               references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source",
@@ -189,13 +189,15 @@ class Scorer(Pipeline):
         results = []
         signatures = None
         for name in names:
-            result = SystemResult(name, sentences[name], self.config.aggregation, self.config.no_keywords)
+            result = SystemResult(name, sentences[name], self.config.aggregation, self.config.no_keywords,
+                                  beta=self.config.f_beta)
             if metrics is not None:
                 found = metrics.scores(name)
                 result.bleu, result.chrf = found["bleu"][0], found["chrf"][0]
                 signatures = {k: v[1] for k, v in found.items()}
             results.append(result)
-        return Report(self.signature, results, signatures, warnings=messages, references=metrics)
+        return Report(self.signature, results, signatures, warnings=messages, references=metrics,
+                      headline=self.config.headline)
 
 
 def _blank(name: str, lines: int) -> InputError:

@@ -18,7 +18,7 @@ def pack(part: Results) -> tuple:
     names = list(results)
     keywords = [[(tuple(k.keyword), *k[1:6], k.tried) for k in s.keywords] for s in results[names[0]]]
     systems = [(name, [(s.index, s.counted, s.transferred, s.weight, s.weight_transferred, s.failed,
-                        s.empty_hypothesis, s.size, s.not_in_lexicon,
+                        s.empty_hypothesis, s.size, s.not_in_lexicon, s.content, s.traced, s.added,
                         [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords) if k.matched is not None])
                        for s in results[name]]) for name in names]
     return keywords, systems, messages
@@ -32,11 +32,11 @@ def unpack(packed: tuple) -> Results:
     for name, lines in systems:
         out = []
         for row, (index, counted, transferred, weight, weight_transferred, failed, empty, size, not_in_lexicon,
-                  matches) in zip(missed, lines):
+                  content, traced, added, matches) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span in matches:
                 found[i] = row[i].matched_as(matched, how, span)
             out.append(SentenceResult(index, tuple(found), counted, transferred, weight, weight_transferred,
-                                      failed, empty, size, not_in_lexicon))
+                                      failed, empty, size, not_in_lexicon, content, traced, added))
         results[name] = out
     return results, messages

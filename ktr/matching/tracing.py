@@ -1,0 +1,85 @@
+"""The other side of matching: which content words of the output trace back to the source.
+
+KTR asks whether each keyword of the source reached the output. Tracing asks the converse: is
+each *content word* of the output there because of the source? A content word is a token of the
+output that is not an English function word (:data:`ktr.english.tokens.FUNCTION_WORDS`) nor a
+piece of a contraction (the ``t`` of "don't"); numbers and names count. A content word is
+**traced** when it lies in the span a keyword was matched on, by any stage (its equivalent as
+written or inflected, a WordNet synonym or derivation, an idiom or construction realization, a
+number by value, a name by sound), or when the source itself writes it in Latin letters (a name
+or acronym copied: "CNN", "Judy"). English light verbs (make, take, get, give, go, come, put,
+keep, let, in any form) count only when a keyword matched them. Every other content word is
+**added**: the source does not account for it.
+
+The assignment (:mod:`ktr.matching.assignment`) gives each keyword at most one span and each
+token to at most one keyword, so a keyword explains one place of the output: a gloss salad that
+lists three equivalents of every keyword has two of them added, and a translation padded with
+another sentence has that sentence's words added. (A word the source repeats shares the span of
+its first mention, which traces that span once.)
+
+``precision`` = traced / content words, the counterpart of KTR's transferred / keywords.
+"""
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Sequence
+
+from ktr.english.tokens import FUNCTION_WORDS, tokenize
+
+#: what the tokenizer leaves of a contraction or possessive after its apostrophe ("it's" → it, s)
+CONTRACTION_PIECES = frozenset({"s", "t", "d", "ll", "m", "re", "ve"})
+
+
+#: English light verbs in all their forms: in "make a decision", "take a walk", "get married",
+#: "go shopping" they carry no meaning of their own, so an output is not blamed for them (they
+#: count neither as traced nor as added unless a keyword matched them)
+LIGHT_VERBS = frozenset("""
+make makes made making take takes took taken taking get gets got gotten getting give gives gave
+given giving go goes went gone going come comes came coming put puts putting keep keeps kept
+keeping let lets letting
+""".split())
+
+
+class Trace(NamedTuple):
+    """One output line's content words: how many, how many traced, the added ones' positions."""
+
+    content: int
+    traced: int
+    added: tuple[int, ...]   # token indexes of the added content words, in order
+
+
+def content_positions(tokens: Sequence[str]) -> list[int]:
+    """Indexes of the content words: not function words, not contraction pieces; the first part
+    of a negative contraction ("didn" of "didn't", "won" of "won't") is grammar too."""
+    last = len(tokens) - 1
+    return [i for i, t in enumerate(tokens)
+            if t not in FUNCTION_WORDS and t not in CONTRACTION_PIECES
+            and not (i < last and tokens[i + 1] == "t" and t.endswith("n"))]
+
+
+def latin_words(text: str) -> frozenset[str]:
+    """The tokens of a source line written in Latin letters, tokenized as an output is."""
+    return frozenset(t for t in tokenize(text) if t.isascii() and t.isalpha())
+
+
+def trace(tokens: Sequence[str], spans: Iterable[tuple[int, int]], copied: frozenset[str] = frozenset()) -> Trace:
+    """Trace the output ``tokens`` given the token spans the keywords were matched on and the
+    words the source itself writes in Latin letters (``copied``)."""
+    covered: set[int] = set()
+    for start, end in spans:
+        covered.update(range(start, end))
+    if copied:
+        covered.update(i for i, t in enumerate(tokens) if t in copied)
+    content = [i for i in content_positions(tokens) if i in covered or tokens[i] not in LIGHT_VERBS]
+    added = tuple(i for i in content if i not in covered)
+    return Trace(len(content), len(content) - len(added), added)
+
+
+def f_beta(recall: float | None, precision: float | None, beta: float) -> float | None:
+    """F-beta of a recall (KTR) and a precision; beta > 1 weighs recall more. None without a
+    recall; 0 when either is 0 (an output without content words transfers nothing)."""
+    if recall is None:
+        return None
+    if not recall or not precision:
+        return 0.0
+    b2 = beta * beta
+    return (1 + b2) * precision * recall / (b2 * precision + recall)

@@ -1,0 +1,124 @@
+"""The precision side: output words traced to the source, on hand-worked sentences, with the
+real Kiwi, lexicon and WordNet; the F score; the fields in every output format."""
+import json
+
+import pytest
+
+from ktr import Config, Scorer
+from ktr.english.tokens import tokenize
+from ktr.errors import ConfigError
+from ktr.matching.tracing import content_positions, f_beta, latin_words, trace
+from tests.test_cli import ktr
+
+
+def test_content_words_leave_out_function_words_and_contraction_pieces():
+    tokens = tokenize("He didn't buy the company's 3 shares, but Smith won.")
+    # he, didn, t, buy, the, company, s, 3, shares, but, smith, won
+    assert [tokens[i] for i in content_positions(tokens)] == ["buy", "company", "3", "shares", "smith", "won"]
+
+
+def test_a_content_word_is_traced_by_a_keyword_span_or_a_word_the_source_writes():
+    tokens = tokenize("CNN reports that prices rose sharply")
+    # prices rose matched (tokens 3-4), CNN written in the source, reports and sharply added
+    assert trace(tokens, [(3, 4), (4, 5)], latin_words("(서울=CNN) 물가가 올랐다")) == (5, 3, (1, 5))
+    assert trace(tokens, [(3, 4), (4, 5)]) == (5, 2, (0, 1, 5))
+
+
+def test_light_verbs_count_only_when_a_keyword_matched_them():
+    tokens = tokenize("They made a decision")
+    assert trace(tokens, [(3, 4)]) == (1, 1, ())            # "made" is support, not content
+    assert trace(tokens, [(1, 2), (3, 4)]) == (2, 2, ())    # 만들다 matched "made": it counts
+
+
+@pytest.mark.parametrize("recall, precision, beta, expected", [
+    (1.0, 0.5, 1, 2 / 3), (0.5, 1.0, 0.5, 1.25 * 0.5 / (0.25 + 0.5)), (0.8, 0.4, 2, 5 * 0.32 / (1.6 + 0.8)),
+    (0.0, 1.0, 1, 0.0), (0.6, None, 1, 0.0), (None, 0.7, 1, None),
+])
+def test_f_beta_hand_computed(recall, precision, beta, expected):
+    got = f_beta(recall, precision, beta)
+    assert got == pytest.approx(expected) if expected is not None else got is None
+
+
+@pytest.fixture(scope="module")
+def scorer(kiwi):
+    return Scorer(Config(), analyzer=kiwi)
+
+
+def one(scorer, source, output):
+    return scorer.score([source], [output]).systems[0].sentences[0]
+
+
+def test_a_keyword_explains_one_place_so_extra_glosses_are_added(scorer):
+    # 가격 (price; cost; value): one keyword, one place (the nearest: "cost"); the salad's other
+    # glosses of it are added
+    seg = one(scorer, "가격", "price cost value")
+    assert (seg.transferred, seg.content, seg.traced) == (1, 3, 1)
+    assert [w for _, w in seg.added] == ["price", "value"]
+    assert seg.precision == pytest.approx(1 / 3)
+
+
+def test_padding_is_added_and_lowers_f_not_ktr(scorer):
+    source = "나는 사과를 샀다."
+    plain, padded = one(scorer, source, "I bought apples."), one(scorer, source, "I bought apples. The weather was lovely.")
+    assert plain.score == padded.score == 1.0
+    assert (plain.precision, padded.precision) == (1.0, 0.5)
+    assert [w for _, w in padded.added] == ["weather", "lovely"]
+    assert padded.f(0.5) == pytest.approx(1.25 * 0.5 / (0.25 * 0.5 + 1)) and plain.f(0.5) == 1.0
+
+
+def test_a_word_used_by_one_keyword_is_not_used_again(scorer):
+    # two keywords (사과 apple, 과일 fruit) and one "apple": the word traces once, and 과일 is missed
+    seg = one(scorer, "사과는 과일이다.", "An apple.")
+    assert (seg.transferred, seg.content, seg.traced) == (1, 1, 1)
+
+
+def test_system_precision_and_f_aggregate_the_sentences(scorer):
+    system = scorer.score(["가격", "나는 사과를 샀다."], ["price cost value", "I bought apples. The weather was lovely."]).systems[0]
+    assert system.precision == pytest.approx((1 / 3 + 1 / 2) / 2)
+    assert system.precision_micro == pytest.approx(3 / 7)
+    assert system.f == pytest.approx(sum(s.f(0.5) for s in system.sentences) / 2)
+    assert system.summary()["added"] == 4 and system.summary()["f_beta"] == 0.5
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"f_beta": 0}, "f_beta: must be a number above 0"), ({"f_beta": -1.5}, "f_beta: must be a number above 0"),
+    ({"headline": "bleu"}, "headline: 'bleu' is not valid"),
+])
+def test_f_options_are_checked(changes, message):
+    with pytest.raises(ConfigError, match=message):
+        Config.from_dict(changes)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("trace")
+    (folder / "src.ko").write_text("가격\n나는 사과를 샀다.\n", encoding="utf-8")
+    (folder / "out.en").write_text("price cost value\nI bought apples. The weather was lovely.\n", encoding="utf-8")
+    return folder
+
+
+def test_json_gives_precision_f_and_each_added_word_with_its_position(files):
+    proc = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "-f", "json", "--sentences")
+    assert proc.returncode == 0, proc.stderr
+    system = json.loads(proc.stdout)["systems"][0]
+    assert system["precision"] == pytest.approx(5 / 12) and system["precision_micro"] == pytest.approx(3 / 7)
+    assert (system["content_words"], system["traced"], system["added"], system["f_beta"]) == (7, 3, 4, 0.5)
+    first, second = system["segments"]
+    assert first["added"] == [{"word": "price", "token": 0}, {"word": "value", "token": 2}]
+    assert (second["content_words"], second["traced"], second["precision"]) == (4, 2, 0.5)
+    assert [a["word"] for a in second["added"]] == ["weather", "lovely"]
+
+
+def test_tsv_table_and_explain_show_the_precision_side(files):
+    rows = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "-f", "tsv").stdout.splitlines()
+    header = rows[0].split("\t")
+    second = dict(zip(header, rows[2].split("\t")))
+    assert (second["precision"], second["content_words"], second["traced"], second["added"]) == (
+        "0.5000", "4", "2", "weather lovely")
+    assert second["f"] == f"{1.25 * 0.5 / (0.25 * 0.5 + 1):.4f}"
+    table = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "--headline", "f").stdout.splitlines()
+    assert table[0].split()[:3] == ["system", "F", "KTR"] and "prec" in table[0] and "added" in table[0]
+    assert ktr("score", "-s", files / "src.ko", "-t", files / "out.en").stdout.split()[:3] == ["system", "KTR", "F"]
+    explain = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "--explain").stdout
+    assert "precision 0.33 (1 of 3 content words traced)" in explain
+    assert "added (traced to no keyword): weather, lovely" in explain

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from ktr.scoring.results import SentenceResult, SystemResult, macro, micro
-from ktr.scoring.significance import (ResampledSystem, bootstrap, confidence_interval, ktr_statistic, paired_p_value,
-                              resample_counts, sacrebleu_statistic)
+from ktr.scoring.significance import (ResampledSystem, bootstrap, confidence_interval, f_statistic, ktr_statistic,
+                              paired_p_value, precision_statistic, resample_counts, sacrebleu_statistic)
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
 
@@ -77,6 +77,24 @@ def test_resampled_scores_are_ktr_score_aggregation(aggregation, no_keywords):
         expected = micro(picked) if aggregation == "micro" else macro(picked, no_keywords)
         assert (np.isnan(f) and expected is None) or f == pytest.approx(expected)
         assert (np.isnan(g) and expected is None) or g == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("aggregation", ["macro", "micro", "weighted"])
+def test_resampled_precision_and_f_are_the_system_s_own_aggregation(aggregation):
+    # (counted, transferred), (content words, traced); one line failed, one output without content words
+    stats = [(3, 2), (2, 2), (4, 1), (2, 0), (1, 1)]
+    words = [(4, 3), (0, 0), (5, 2), (3, 3), (2, 1)]
+    sentences = [SentenceResult(i, (), c, t, float(c), float(t), content=w, traced=tr,
+                                failed="timeout" if i == 3 else None)
+                 for i, ((c, t), (w, tr)) in enumerate(zip(stats, words))]
+    s = SystemResult("s", sentences, aggregation, "exclude", beta=0.5)
+    chunk = next(resample_counts(len(stats), 40, seed=3))
+    for statistic, attribute in ((precision_statistic(s), "precision"), (f_statistic(s), "f")):
+        fast, slow = statistic.scores(chunk), ResampledSystem(s, attribute).scores(chunk)
+        assert np.allclose(fast, slow, equal_nan=True)
+    whole = np.ones((1, len(stats)))
+    assert precision_statistic(s).scores(whole)[0] == pytest.approx(s.precision)
+    assert f_statistic(s).scores(whole)[0] == pytest.approx(s.f)
 
 
 def test_seeded_and_deterministic():

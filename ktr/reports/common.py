@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from ktr.scoring.significance import Estimate
 
 #: how metrics are named in tables, and how many decimals they get (KTR is a rate, the rest 0-100)
-LABELS = {"ktr": "KTR", "bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR"}
-DIGITS = {"ktr": 4, "bleu": 2, "chrf": 2, "meteor": 2}
+LABELS = {"ktr": "KTR", "precision": "prec", "f": "F", "bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR"}
+DIGITS = {"ktr": 4, "precision": 4, "f": 4, "bleu": 2, "chrf": 2, "meteor": 2}
 SIGNIFICANT = 0.05
 #: failed source lines listed in a report (results.json lists all)
 SHOWN_FAILED = 20

@@ -71,15 +71,17 @@ class SumStatistic:
 
 @dataclass
 class ResampledSystem:
-    """Any KTR aggregation: re-aggregates the resampled sentences (slow, always correct)."""
+    """Any aggregation of a system's corpus score (``ktr``, ``f``...): re-aggregates the
+    resampled sentences (slow, always correct)."""
 
     system: SystemResult
+    attribute: str = "ktr"
 
     def scores(self, counts: np.ndarray) -> np.ndarray:
         out = []
         for row in counts:
             picked = [s for s, k in zip(self.system.sentences, row) for _ in range(int(k))]
-            value = dataclasses.replace(self.system, sentences=picked).ktr
+            value = getattr(dataclasses.replace(self.system, sentences=picked), self.attribute)
             out.append(np.nan if value is None else value)
         return np.array(out, dtype=float)
 
@@ -103,6 +105,28 @@ def ktr_statistic(system: SystemResult) -> Statistic:
         return RatioStatistic(score, has.astype(float))
     filler = 1.0 if system.no_keywords == "one" else 0.0
     return RatioStatistic(np.where(has, score, filler), np.ones_like(counted))
+
+
+def _mean_of(values: Sequence[float | None]) -> RatioStatistic:
+    """The mean of the sentence values that are not None, under resampling."""
+    has = np.array([v is not None for v in values], dtype=float)
+    return RatioStatistic(np.array([v or 0.0 for v in values], dtype=float), has)
+
+
+def precision_statistic(system: SystemResult) -> Statistic:
+    """The system's precision under resampling: pooled words (micro) or the mean of sentences."""
+    if system.aggregation == "micro":
+        return RatioStatistic(np.array([s.traced if s.failed is None else 0 for s in system.sentences], dtype=float),
+                              np.array([s.content if s.failed is None else 0 for s in system.sentences], dtype=float))
+    return _mean_of([s.precision for s in system.sentences])
+
+
+def f_statistic(system: SystemResult) -> Statistic:
+    """The system's F under resampling: the mean of sentence F (micro: F of the pooled figures)."""
+    if system.aggregation == "micro":
+        return ResampledSystem(system, "f")
+    weighted = system.aggregation == "weighted"
+    return _mean_of([None if s.failed else s.f(system.beta, weighted) for s in system.sentences])
 
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
@@ -208,7 +232,7 @@ def signature_extra(resamples: int, seed: int) -> dict[str, str]:
 def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                      paired: bool = False) -> dict[str, list[Estimate]]:
     """Intervals (and with ``paired``, p-values against the first system) for a
-    :class:`~ktr.scoring.scorer.Report`: KTR, and BLEU and chrF when it was scored with references (then
+    :class:`~ktr.scoring.scorer.Report`: KTR, precision and F, and BLEU and chrF when it was scored with references (then
     with ``statistics=True``, which keeps each sentence's sacreBLEU statistics).
 
     Records the resample count and seed in the report's signatures, as sacreBLEU does.
@@ -218,8 +242,11 @@ def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEF
     kept = report.references
     if kept is not None and not kept.keep:
         raise ValueError("BLEU and chrF are resampled from each sentence's statistics: score with statistics=True")
-    scores = {"ktr": [s.ktr for s in report.systems]}
-    statistics = {"ktr": [ktr_statistic(s) for s in report.systems]}
+    scores = {"ktr": [s.ktr for s in report.systems], "precision": [s.precision for s in report.systems],
+              "f": [s.f for s in report.systems]}
+    statistics = {"ktr": [ktr_statistic(s) for s in report.systems],
+                  "precision": [precision_statistic(s) for s in report.systems],
+                  "f": [f_statistic(s) for s in report.systems]}
     for name in SACREBLEU_METRICS if kept is not None else ():
         scores[name], statistics[name] = [], []
         for s in report.systems:

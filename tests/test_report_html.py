@@ -63,6 +63,7 @@ def test_report_loads_with_table_and_highlighted_sentence(chromium, demo_run, tm
     assert [(kind, text) for kind, _, text in MARK.findall(source_html)] == expected_source
     assert [(kind, text) for kind, _, text in MARK.findall(output_html)] == expected_output
     assert {"hit", "miss"} <= {kind for kind, _ in expected_source}     # the line shows both
+    assert {"match", "added"} <= {kind for kind, _ in expected_output}
 
 
 def expected_marks(line):
@@ -78,5 +79,6 @@ def expected_marks(line):
     words = re.findall(r"\w+", output)
     hits = [("hit" if k.transferred else "miss", source[k.keyword.start:k.keyword.end])
             for k in result.sentences[0].keywords]
-    matched = sorted((k.span for k in result.sentences[0].keywords if k.span), key=lambda s: s[0])
-    return hits, [("match", " ".join(words[a:b])) for a, b in matched]
+    marks = [(k.span[0], "match", " ".join(words[k.span[0]:k.span[1]])) for k in result.sentences[0].keywords if k.span]
+    marks += [(i, "added", words[i]) for i, _ in result.sentences[0].added]     # traced to no keyword
+    return hits, [(kind, text) for _, kind, text in sorted(marks)]

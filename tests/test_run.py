@@ -63,6 +63,15 @@ def test_segments_tsv_has_a_row_per_sentence_system_and_variant(demo_run):
     assert {r["system"] for r in rows} == {"fluent", "literal", "wordsalad"} and {r["variant"] for r in rows} == {"base"}
     first = rows[0]
     assert int(first["transferred"]) == len(first["transferred_keywords"].split())
+    # the precision side, against the run's own results
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))["variants"][0]["systems"]
+    fluent = next(s for s in results if s["name"] == "fluent")
+    fluent_rows = [r for r in rows if r["system"] == "fluent"]
+    assert sum(len(r["added"].split()) for r in fluent_rows) == fluent["added"]
+    precisions = [float(r["precision"]) for r in fluent_rows if r["precision"]]
+    assert sum(precisions) / len(precisions) == pytest.approx(fluent["precision"], abs=1e-4)
+    low, high = fluent["f_ci"]
+    assert low <= fluent["f"] <= high and fluent["f_p"] is None
 
 
 def test_markdown_report(demo_run):

@@ -34,8 +34,8 @@ from ktr.progress import Progress
 from ktr.scoring.reference import meteor_sentences, meteor_signature
 from ktr.scoring.results import Signature, SystemResult
 from ktr.scoring.scorer import Scorer
-from ktr.scoring.significance import (Estimate, bootstrap, estimates, ktr_statistic, mean_statistic, paired_p_value,
-                           sacrebleu_statistic, signature_extra)
+from ktr.scoring.significance import (Estimate, bootstrap, estimates, f_statistic, ktr_statistic, mean_statistic,
+                                     paired_p_value, sacrebleu_statistic, signature_extra)
 from ktr.textio import check_same_length, read_lines
 
 #: keyword classes in report order (idiom units last)
@@ -66,6 +66,7 @@ class VariantRun:
     signature: Signature
     systems: list[SystemResult]
     ktr: dict[str, Estimate] = field(default_factory=dict)            # system → KTR with CI, p
+    f: dict[str, Estimate] = field(default_factory=dict)              # system → F with CI, p
     vs_baseline_variant: dict[str, tuple[float, float | None]] = field(default_factory=dict)  # Δ, p
     differences: dict[str, list[Difference]] = field(default_factory=dict)
 
@@ -113,6 +114,7 @@ class Run:
         for s in v.systems:
             d = s.summary()
             d.update(v.ktr[s.name].fields("ktr"))
+            d.update(v.f[s.name].fields("f"))
             for metric, by_system in self.reference_metrics.items():
                 d.update({metric: by_system[s.name].score, **by_system[s.name].fields(metric)})
             delta = v.vs_baseline_variant.get(s.name)
@@ -289,8 +291,8 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
     statistics, keys = [], []
     for v in run.variants:
         for s in v.systems:
-            statistics.append(ktr_statistic(s))
-            keys.append(("ktr", v.name, s.name))
+            statistics += [ktr_statistic(s), f_statistic(s)]
+            keys += [("ktr", v.name, s.name), ("f", v.name, s.name)]
     for metric, by_system in ref_stats.items():
         for name in names:
             statistics.append(by_system[name])
@@ -309,6 +311,7 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
 
     for v in run.variants:
         v.ktr = dict(zip(names, table("ktr", v.name, [s.ktr for s in v.systems])))
+        v.f = dict(zip(names, table("f", v.name, [s.f for s in v.systems])))
         base = v.system(run.baseline)
         v.differences = {s.name: _differences(base, s, exp.compare.differences)
                          for s in v.systems if s.name != run.baseline}

@@ -67,16 +67,19 @@ def systems_table(run: "Run", variant: "VariantRun") -> Table:
     interval_ = bool(run.experiment.compare.resamples)
     paired = interval_ and len(run.outputs) > 1
     header = ["system"]
-    for metric in ["ktr", *run.reference_metrics]:
+    for metric in ["ktr", "f", *run.reference_metrics]:
         header += metric_header(metric, interval_, paired)
         if metric == "ktr":
             header += ["micro", "keywords", "transferred"]
+        elif metric == "f":
+            header += ["prec", "added"]
     rows = []
     for s in variant.systems:
         name = s.name + (" (baseline)" if paired and s.name == run.baseline else "")
         row = [name] + metric_cells(variant.ktr[s.name], "ktr", interval_, paired)
         d = s.summary()
         row += [num(d["ktr_micro"]), str(d["keywords_counted"]), str(d["transferred"])]
+        row += metric_cells(variant.f[s.name], "f", interval_, paired) + [num(d["precision"]), str(d["added"])]
         for metric, by_system in run.reference_metrics.items():
             row += metric_cells(by_system[s.name], metric, interval_, paired)
         rows.append(row)

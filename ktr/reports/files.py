@@ -61,15 +61,18 @@ def write_reports(run: "Run", folder: Path, overwrite: bool = False) -> list[Pat
 
 def segments_tsv(run: "Run") -> str:
     """One row per sentence × system × variant."""
-    out = ["variant\tsystem\tindex\tscore\tkeywords\ttransferred\tnot_in_lexicon\ttransferred_keywords\tmissed_keywords"]
+    out = ["variant\tsystem\tindex\tscore\tkeywords\ttransferred\tnot_in_lexicon\ttransferred_keywords\tmissed_keywords\t"
+           "precision\tf\tadded"]
     for v in run.variants:
         for s in v.systems:
             for seg in s.sentences:
                 hit = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if k.transferred)
                 missed = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if not k.transferred)
                 score = "" if seg.score is None else f"{seg.score:.4f}"
+                precision, f = seg.precision, seg.f(s.beta)
                 out.append(f"{v.name}\t{s.name}\t{seg.index}\t{score}\t{seg.counted}\t{seg.transferred}\t"
-                           f"{seg.missing}\t{hit}\t{missed}")
+                           f"{seg.missing}\t{hit}\t{missed}\t{'' if precision is None else f'{precision:.4f}'}\t"
+                           f"{'' if f is None else f'{f:.4f}'}\t{' '.join(word for _, word in seg.added)}")
     return "\n".join(out) + "\n"
 
 

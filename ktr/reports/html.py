@@ -45,7 +45,8 @@ def _failed(variant: "VariantRun") -> str:
 
 def browser_data(run: "Run") -> dict[str, Any]:
     """The sentence browser's data, compact: texts once, per variant the keywords, per variant
-    and system each keyword's outcome as [how, matched, first token, end token, in lexicon]."""
+    and system each keyword's outcome as [how, matched, first token, end token, in lexicon], and
+    the tokens of the output traced to no keyword (added)."""
     variants = []
     for v in run.variants:
         first = v.systems[0]
@@ -57,6 +58,7 @@ def browser_data(run: "Run") -> dict[str, Any]:
                 "scores": [seg.score for seg in s.sentences],
                 "kw": [[[k.how, k.matched, *(k.span or (None, None)), int(k.in_lexicon)] for k in seg.keywords]
                        for seg in s.sentences],
+                "added": [[i for i, _ in seg.added] for seg in s.sentences],   # token indexes
             }
         variants.append({"name": v.name, "keywords": keywords, "results": results})
     return {
@@ -144,7 +146,7 @@ def html(run: "Run") -> str:
 <option value="diff">largest difference from the baseline</option><option value="low">lowest baseline score</option></select></label>
 <label>find <input id="find" type="search" placeholder="text in source or outputs"></label>
 <span class="legend"><mark class="hit">transferred</mark> <mark class="miss">missed</mark>
-<mark class="nolex">not in the lexicon</mark></span>
+<mark class="nolex">not in the lexicon</mark> <mark class="added">added (traced to no keyword)</mark></span>
 </div>
 <div class="browser"><div><p id="list-head" class="note"></p><ol id="list"></ol></div><div id="detail"><p>Choose a sentence.</p></div></div>
 </section>

@@ -103,6 +103,10 @@ window.addEventListener("error", (e) => {
         outputMarks.push({ s: tokens[ts][0], e: tokens[te - 1][1], cls: "match",
           title: `${v.keywords[i][k][2]} → ${matched} (${how})` });
       });
+      (v.results[system].added[i] || []).forEach((t) => {
+        if (tokens && tokens[t]) outputMarks.push({ s: tokens[t][0], e: tokens[t][1], cls: "added",
+          title: "added: no keyword of the source accounts for it" });
+      });
       const label = system + (system === data.baseline ? " (baseline)" : "");
       const block = el("div", { className: "system" },
         el("h4", {}, `${label} · KTR ${fmt(scoreOf(system, i))}`),

@@ -9,7 +9,8 @@ sentence KTR of the human translations (``true``), of mismatched pairs (each sou
 the translation of the line half the file away: a derangement, fixed and reproducible), the
 gap between them, of the true translation with the mismatched one appended (``addition``) and of
 a gloss salad (each keyword's first three equivalents in source order, with the number of lines where it
-scores above the true translation), and how many keywords each matching stage credited. Where the set has judged
+scores above the true translation), then the precision side: precision (output words traced to
+the source) and F of the same outputs, and how many keywords each matching stage credited. Where the set has judged
 keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a second table gives the other side:
 precision and recall of "transferred" against the readers' judgements, and the judged rate beside
 KTR on the judged lines. Needs the parallel data (skips with a message when the folder is absent).
@@ -87,6 +88,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     analyzers: dict[str, object] = {}
     judged: list[str] = []
+    precision_side: list[str] = []
     for name in args.sets:
         src = read_lines(args.data / f"{name}.ko")
         ref = read_lines(args.data / f"{name}.en")
@@ -105,6 +107,11 @@ def main() -> int:
                 counts = [Counter(k.how for s in sysr.sentences for k in s.keywords)[stage] for sysr in (true, mis)]
                 stages.append(f"{stage} {counts[0]} / {counts[1]}")
             names = [_found(sysr, "proper_noun") for sysr in (true, mis)]
+            below = sum(s.f(true.beta) is not None and t.f(true.beta) is not None and s.f(true.beta) < t.f(true.beta)
+                        for s, t in zip(salad.sentences, true.sentences))
+            precision_side.append(
+                f"| {name} | {vname} | {true.precision:.4f} | {mis.precision:.4f} | {salad.precision:.4f} | "
+                f"{true.f:.4f} | {mis.f:.4f} | {added.f:.4f} ({added.f / true.f - 1:+.1%}) | {salad.f:.4f} ({below}) |")
             print(f"| {name} | {vname} | {true.ktr:.4f} | {mis.ktr:.4f} | {true.ktr - mis.ktr:.4f} | "
                   f"{added.ktr:.4f} | {salad.ktr:.4f} ({above}) | "
                   f"{true.ktr_micro:.4f} | {mis.ktr_micro:.4f} | {true.ktr_weighted:.4f} | "
@@ -115,6 +122,10 @@ def main() -> int:
                 judged.append(f"| {name} | {vname} | {k['precision']:.4f} | {k['recall']:.4f} | "
                               f"{k['false_positive']} | {sent['gold_rate']:.4f} | {sent['ktr']:.4f} | "
                               f"{sent['mean_absolute_difference']:.4f} | {sent['pearson']:.4f} |")
+    print(f"\n| set | variant | true precision | mismatched precision | salad precision | true F | mismatched F | "
+          f"addition F (change) | salad F (lines below true) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(precision_side))
     if judged:
         print("\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "
               "mean abs. difference | Pearson |")

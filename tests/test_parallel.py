@@ -87,7 +87,8 @@ def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, mon
         assert system.chrf == round(CHRF().corpus_score(systems[system.name], refs).score, 4)
     for report in (streamed, listed):
         report.estimates = bootstrap_report(report, 100, 3, paired=True)
-    assert streamed.to_dict() == listed.to_dict() and set(streamed.estimates) == {"ktr", "bleu", "chrf"}
+    assert streamed.to_dict() == listed.to_dict()
+    assert set(streamed.estimates) == {"ktr", "precision", "f", "bleu", "chrf"}
     with pytest.raises(ValueError, match="score with statistics=True"):     # BLEU cannot be resampled
         bootstrap_report(scorer.score(source, systems, [references]))
 

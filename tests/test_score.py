@@ -1,5 +1,6 @@
 import pytest
 
+from ktr import Scorer
 from ktr.config import Config
 from ktr.errors import ConfigError
 from ktr.scoring.results import macro, micro
@@ -67,3 +68,16 @@ def test_class_weights_are_checked():
 def test_expanded_equivalents_is_a_whole_number(value):
     with pytest.raises(ConfigError, match="expanded_equivalents: must be a whole number"):
         Config(expanded_equivalents=value)
+
+
+@pytest.mark.parametrize("policy, counted, transferred", [("miss", (3, 3), (2, 2)), ("exclude", (3, 2), (2, 2))])
+def test_missing_in_lexicon_excludes_only_keywords_nothing_found(kiwi, policy, counted, transferred):
+    # 클린턴 has no entry but is found by sound: it counts under both policies; 존슨 has no entry
+    # and is not found: missed under miss, left out under exclude
+    scorer = Scorer(Config(missing_in_lexicon=policy), analyzer=kiwi)
+    system = scorer.score(["클린턴 대통령이 왔다.", "존슨 씨가 왔다."], ["Clinton came.", "Mr. came."]).systems[0]
+    assert tuple(s.counted for s in system.sentences) == counted
+    assert tuple(s.transferred for s in system.sentences) == transferred
+    clinton = system.sentences[0].keywords[0]
+    assert (clinton.keyword.lemma, clinton.in_lexicon, clinton.how) == ("클린턴", False, "transliteration")
+    assert system.ktr == pytest.approx((2 / 3 + 2 / counted[1]) / 2)

@@ -316,7 +316,7 @@ def agreement(scorer: Scorer, sources: Sequence[str], translations: Sequence[str
     for j in judgments:
         sentence = by_line[j.line]
         result = _over(sentence.keywords, j)
-        counted = result is not None and (result.in_lexicon or policy_miss)
+        counted = result is not None and (result.in_lexicon or policy_miss or result.transferred)
         item = Item(j, result, counted, carried=j.carried_by or carried_text(j.carried_at, translations[j.line - 1]))
         item.kind = _kind(item)
         items.append(item)

@@ -205,6 +205,7 @@ class Pipeline:
             wanted: list[Targets] = []
             unmatched: list[KeywordResult] = []
             weights: list[float | None] = []
+            if_matched: set[int] = set()
             for i, k in enumerate(kws):
                 if i in units:
                     found: Lookup | None = Lookup(None, units[i].english, "idiom")
@@ -216,11 +217,13 @@ class Pipeline:
                 wanted.append(target)
                 unmatched.append(result)
                 weights.append(weight)
+                if found is None and weight is not None and self.config.missing_in_lexicon == "exclude":
+                    if_matched.add(i)     # no entry, but a number or a name may still transfer
             keywords.append(kws)
             lookups.append(looked)
             targets.append(wanted)
             missed.append(unmatched)
-            counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched)))
+            counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched), frozenset(if_matched)))
         copied = [latin_words(norm.text) for norm, _ in analysed]
         return Prepared(keywords, lookups, targets, missed, counts, [a.failed for _, a in analysed], messages, copied)
 
@@ -238,8 +241,10 @@ class Pipeline:
 
     def _unmatched(self, keyword: Keyword, found: Lookup | None, target: Targets) -> tuple[KeywordResult, float | None]:
         """A keyword's result as long as nothing matched it, and its weight in the line's score
-        (None when it does not count)."""
-        counts = found is not None or self.config.missing_in_lexicon == "miss"
+        (None when it never counts: no entry, nothing else to match, and ``exclude``; a keyword
+        without an entry but with a number value or a sound counts under ``exclude`` only when it
+        transfers, see :meth:`prepare_analysed`)."""
+        counts = found is not None or self.config.missing_in_lexicon == "miss" or bool(target.sound or target.numbers)
         return unmatched_result(keyword, found, target), self.config.class_weights.get(keyword.cls, 1.0) if counts else None
 
     def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:

@@ -118,19 +118,23 @@ class SentenceResult:
 
 class LineCounts(NamedTuple):
     """What a line's statistics need of its keywords, whatever the output: the weight of each
-    keyword that counts (None for one that does not), and the line's totals."""
+    keyword that counts (None for one that does not), and the line's totals. Keywords in
+    ``if_matched`` (no entry, under ``missing_in_lexicon: exclude``) count only when matched."""
 
     weights: tuple[float | None, ...]
     counted: int
     weight: float
     size: int
     not_in_lexicon: int
+    if_matched: frozenset[int] = frozenset()
 
 
-def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int) -> LineCounts:
-    """A line's :class:`LineCounts` from each keyword's weight (None: it does not count)."""
-    counted = [w for w in weights if w is not None]
-    return LineCounts(weights, len(counted), sum(counted), len(weights), not_in_lexicon)
+def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int,
+                if_matched: frozenset[int] = frozenset()) -> LineCounts:
+    """A line's :class:`LineCounts` from each keyword's weight (None: it does not count; in
+    ``if_matched``: it counts only when the output transfers it)."""
+    counted = [w for k, w in enumerate(weights) if w is not None and k not in if_matched]
+    return LineCounts(weights, len(counted), sum(counted), len(weights), not_in_lexicon, if_matched)
 
 
 def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
@@ -140,9 +144,11 @@ def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
     its output; ``results`` (its keywords' results) and ``tokens`` (the output's, to name the
     added words) may be left empty to save memory."""
     weights = counts.weights
-    found = [weights[k] for k in sorted(transferred) if weights[k] is not None]
+    hits = [k for k in sorted(transferred) if weights[k] is not None]
+    found = [weights[k] for k in hits]
+    late = [weights[k] for k in hits if k in counts.if_matched]     # counted because they transferred
     added = tuple((i, tokens[i]) for i in traced.added) if tokens else ()
-    return SentenceResult(index, results, counts.counted, len(found), counts.weight, sum(found),
+    return SentenceResult(index, results, counts.counted + len(late), len(found), counts.weight + sum(late), sum(found),
                           size=counts.size, not_in_lexicon=counts.not_in_lexicon,
                           content=traced.content, traced=traced.traced, added=added)
 

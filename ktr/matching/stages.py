@@ -76,9 +76,10 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
     found = []
     groups = v.name_sounds_by_length if targets.name else v.sounds_by_length
     sound, threshold = targets.sound, v.threshold
-    for size, (keys, where) in groups.items():
-        if abs(size - len(sound)) > (1 - threshold) * max(size, len(sound)) + 1e-9:
-            continue                      # too different in length to reach the threshold
+    low = transliterate.required_length(sound)
+    for size, (keys, where) in groups.items():    # size: a key's length, optional symbols included
+        if low - size > (1 - threshold) * low + 1e-9:
+            continue                      # too short to reach the threshold even with every symbol
         for key in keys:
             similarity = transliterate.similarity(sound, key)
             if similarity < threshold:

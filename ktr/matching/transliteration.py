@@ -10,13 +10,17 @@ to a coarse *sound key* and compares the keys:
 - Hangul: the initial consonant of each syllable (ㅇ silent) and the final as pronounced (ㅇ is
   N; ㅅ, ㅈ, ㅊ, ㅌ, ㅎ are T: 인터넷 = internet);
 - English: letters by the rules above, plus the sound changes Korean spelling follows — an r not
-  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), an h after the first letter
-  and gh are silent, c before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g,
-  z and ch are sounds Hangul spells two ways and equal either class (th: T or S, 스미스 Smith,
-  토머스 Thomas; soft g: K or J; z: S or J; ch: J or K).
+  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), but at the end of a name
+  from another language Hangul writes it 르 (Omar = 오마르), so a final r is an *optional* L;
+  an h after the first letter is silent; gh is silent, but a final gh, as in Arabic names, is
+  an optional K (Dabbagh = 다바그); c before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g, z and
+  ch are sounds Hangul spells two ways and equal either class (th: T or S, 스미스 Smith, 토머스
+  Thomas; soft g: K or J; z: S or J; ch: J or K).
 
-Two keys match when their similarity ``1 - edit distance / longer length`` reaches the
-configured threshold (default 0.8; keys of fewer than 3 symbols must be equal). The matching
+Optional symbols (written in lower case) cost nothing to leave out and match their class when
+present. Two keys match when their similarity ``1 - edit distance / longer length`` reaches the
+configured threshold (default 0.8; lengths count the symbols that are not optional; keys with
+fewer than 3 such symbols must match exactly). The matching
 stage compares every output word that is not a function word, and every pair of adjacent ones
 ("las vegas").
 :func:`romanize` gives the Revised Romanization (without sound-change rules) for explanations.
@@ -120,12 +124,12 @@ def english_key(word: str) -> str:
     for unit in _ENGLISH_UNITS.finditer(w):    # a digraph where one starts, else a letter
         c = unit.group()
         if len(c) > 1:
-            symbols.append(_DIGRAPH_CLASS[c])
+            symbols.append("k" if c == "gh" and unit.end() == len(w) else _DIGRAPH_CLASS[c])
             continue
         i = unit.start()
         nxt = w[i + 1:i + 2]
         if c == "r" and nxt not in _VOWEL_LETTERS:
-            pass                                  # non-rhotic: computer = 컴퓨터
+            symbols.append("" if nxt else "l")    # silent; at the end optional: 컴퓨터, 오마르 Omar
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
         elif c == "g" and nxt in ("e", "i", "y"):
@@ -137,25 +141,41 @@ def english_key(word: str) -> str:
     return _collapse(symbols)
 
 
+def required_length(key: str) -> int:
+    """Symbols of a key that are not optional (optional ones are lower case)."""
+    return sum(1 for s in key if not s.islower())
+
+
 def _same(a: str, b: str) -> bool:
+    a, b = a.upper(), b.upper()
     return a == b or b in _EITHER.get(a, "") or a in _EITHER.get(b, "")
 
 
+def _cost(symbol: str) -> int:
+    """What leaving a symbol out costs: nothing for an optional one."""
+    return 0 if symbol.islower() else 1
+
+
 def _distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
+    prev = [0]
+    for cb in b:
+        prev.append(prev[-1] + _cost(cb))
+    for ca in a:
+        cur = [prev[0] + _cost(ca)]
         for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (not _same(ca, cb))))
+            cur.append(min(prev[j] + _cost(ca), cur[j - 1] + _cost(cb), prev[j - 1] + (not _same(ca, cb))))
         prev = cur
     return prev[-1]
 
 
 @lru_cache(maxsize=262_144)
 def similarity(a: str, b: str) -> float:
-    """1 - edit distance / longer length; keys shorter than 3 symbols must be equal."""
-    if not a or not b:
+    """1 - edit distance / longer length, counting only symbols that are not optional; keys
+    with fewer than 3 such symbols must match exactly."""
+    la, lb = required_length(a), required_length(b)
+    if not la or not lb:
         return 0.0
-    if min(len(a), len(b)) < 3:
-        return 1.0 if len(a) == len(b) and all(map(_same, a, b)) else 0.0
-    return 1.0 - _distance(a, b) / max(len(a), len(b))
+    distance = _distance(a, b)
+    if min(la, lb) < 3:
+        return 1.0 if distance == 0 else 0.0
+    return max(0.0, 1.0 - distance / max(la, lb))

@@ -203,6 +203,9 @@ def test_7_a_line_the_analyzer_raises_on_fails_alone():
     summary = report.systems[0].summary()
     assert summary["sentences_failed"] == 1 and summary["sentences_without_keywords"] == 0
     assert summary["ktr"] == 1.0                       # failed lines are left out, not scored 0
+    # nor is the failed line's output traced: no keywords to trace it to, no added words
+    assert (segs[1]["precision"], segs[1]["content_words"], segs[1]["added"]) == (None, 0, [])
+    assert summary["precision"] == 1.0 and summary["added"] == 0
     assert report.warnings == ["source:2: not scored, the analysis failed: kkma raised java.lang.StackOverflowError"]
     assert "NOT SCORED: 1 sentence(s) on which the analyzer failed" in as_text(report)
 

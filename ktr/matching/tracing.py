@@ -47,6 +47,10 @@ class Trace(NamedTuple):
     added: tuple[int, ...]   # token indexes of the added content words, in order
 
 
+#: the trace of an output that is not traced (its source line could not be analysed)
+NOTHING_TRACED = Trace(0, 0, ())
+
+
 def content_positions(tokens: Sequence[str]) -> list[int]:
     """Indexes of the content words: not function words, not contraction pieces; the first part
     of a negative contraction ("didn" of "didn't", "won" of "won't") is grammar too."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
 
 from ktr.korean.keywords import Keyword
-from ktr.matching.tracing import Trace, f_beta
+from ktr.matching.tracing import NOTHING_TRACED, Trace, f_beta
 
 if TYPE_CHECKING:
     from ktr.scoring.reference import ReferenceScores
@@ -138,7 +138,7 @@ def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int,
 
 
 def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
-                    results: tuple[KeywordResult, ...] = (), traced: Trace = Trace(0, 0, ()),
+                    results: tuple[KeywordResult, ...] = (), traced: Trace = NOTHING_TRACED,
                     tokens: Sequence[str] = ()) -> SentenceResult:
     """A line's result from its counts, the indexes of its transferred keywords and the trace of
     its output; ``results`` (its keywords' results) and ``tokens`` (the output's, to name the
@@ -182,7 +182,7 @@ class SystemResult:
     no_keywords: str
     bleu: float | None = None
     chrf: float | None = None
-    beta: float = 1.0       # of the F score (Config.f_beta)
+    beta: float = 0.5       # of the F score (Config.f_beta, whose default this is)
 
     @property
     def stats(self) -> list[tuple[int, int]]:

@@ -3,6 +3,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +232,26 @@ def test_explain_shows_each_keyword(tmp_path):
     assert "sound keulrinteon" in row and row.split()[-2:] == ["—", "missed"]
     assert "KTR 0.67 (2 of 3 keywords)" in blocks[1]
     assert proc.stdout.rstrip().splitlines()[-1].startswith("signature: ktr:")
+
+
+def test_hypotheses_from_standard_input_as_sacrebleu_reads_them(tmp_path):
+    p = sample_paths()
+    run = lambda *args, stdin=None: subprocess.run(   # noqa: E731
+        [sys.executable, "-m", "ktr", *map(str, args)], cwd=ROOT, input=stdin, capture_output=True, text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    fluent = Path(p["fluent"]).read_text(encoding="utf-8")
+    piped = run("score", "-s", p["source"], "-f", "json", stdin=fluent)        # cat out.en | ktr score -s src
+    named = json.loads(ktr("score", "-s", p["source"], "-t", p["fluent"], "-f", "json").stdout)
+    got = json.loads(piped.stdout)
+    assert piped.returncode == 0, piped.stderr
+    assert got["systems"][0]["name"] == "stdin" and got["systems"][0]["ktr"] == named["systems"][0]["ktr"]
+    dashed = json.loads(run("score", "-s", p["source"], "-t", "-", p["fluent"], "-f", "json", stdin=fluent).stdout)
+    assert [s["name"] for s in dashed["systems"]] == ["stdin", "travel.fluent"]
+    assert_clean_error(run("score", "-s", "-", "-t", "-", stdin=fluent), "standard input (-) can stand for one file only")
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("ktr ")          # python -m ktr
+
+
+def test_the_package_says_it_is_typed():
+    from importlib.resources import files
+    assert files("ktr").joinpath("py.typed").is_file()

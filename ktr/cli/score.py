@@ -12,7 +12,8 @@ from ktr.errors import KtrError
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("score", help="score MT outputs against a Korean source")
     p.add_argument("-s", "--src", help="Korean source file, one sentence per line")
-    p.add_argument("-t", "--hyp", nargs="+", help="English MT output file(s), one per system")
+    p.add_argument("-t", "--hyp", nargs="+",
+                   help="English MT output file(s), one per system (- or none given: standard input)")
     p.add_argument("-r", "--ref", nargs="+", help="reference translation(s): adds BLEU and chrF")
     p.add_argument("-c", "--config", help="YAML config (see configs/default.yaml)")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
@@ -35,7 +36,7 @@ def add_parser(subparsers) -> None:
 
 
 def _system_name(path: str, taken: set[str]) -> str:
-    name = Path(path).name
+    name = "stdin" if path == "-" else Path(path).name
     for suffix in (".en", ".txt"):
         if name.endswith(suffix) and len(name) > len(suffix):
             name = name[: -len(suffix)]
@@ -59,9 +60,14 @@ def run(args: argparse.Namespace) -> int:
         hyp_paths = [str(files[n]) for n in sample.SYSTEMS]
         ref_paths = args.ref or [str(files["reference"])]
     else:
-        if not args.src or not args.hyp:
+        if not args.src:
             raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
-        source_path, hyp_paths, ref_paths = args.src, args.hyp, args.ref or []
+        if not args.hyp and sys.stdin.isatty():
+            raise KtrError("ktr score needs -t HYPOTHESIS, or the hypotheses on standard input "
+                           "(cat out.en | ktr score -s src.ko)")
+        source_path, hyp_paths, ref_paths = args.src, args.hyp or ["-"], args.ref or []
+        if [source_path, *hyp_paths, *ref_paths].count("-") > 1:
+            raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
     # every file checked (encoding, line counts) before the scorer is built; then read as scored
     scanned = {source_path: scan(source_path)}

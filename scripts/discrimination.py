@@ -28,7 +28,7 @@ import yaml  # noqa: E402
 
 from ktr import Config, Scorer  # noqa: E402
 from ktr.experiments.judged import agreement, read_gold  # noqa: E402
-from ktr.experiments.metaeval import glosses  # noqa: E402
+from ktr.experiments.metaeval import auc, glosses  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
 
 JUDGED = Path(__file__).resolve().parent.parent / "tests" / "data" / "judged"
@@ -109,9 +109,13 @@ def main() -> int:
             names = [_found(sysr, "proper_noun") for sysr in (true, mis)]
             below = sum(s.f(true.beta) is not None and t.f(true.beta) is not None and s.f(true.beta) < t.f(true.beta)
                         for s, t in zip(salad.sentences, true.sentences))
+            pairs = [(t.f(true.beta), m.f(true.beta)) for t, m in zip(true.sentences, mis.sentences)]
+            f_auc = auc([t for t, m in pairs if t is not None and m is not None],
+                        [m for t, m in pairs if t is not None and m is not None])
             precision_side.append(
                 f"| {name} | {vname} | {true.precision:.4f} | {mis.precision:.4f} | {salad.precision:.4f} | "
-                f"{true.f:.4f} | {mis.f:.4f} | {added.f:.4f} ({added.f / true.f - 1:+.1%}) | {salad.f:.4f} ({below}) |")
+                f"{true.f:.4f} | {mis.f:.4f} | {added.f:.4f} ({added.f / true.f - 1:+.1%}) | {salad.f:.4f} ({below}) | "
+                f"{f_auc:.4f} |")
             print(f"| {name} | {vname} | {true.ktr:.4f} | {mis.ktr:.4f} | {true.ktr - mis.ktr:.4f} | "
                   f"{added.ktr:.4f} | {salad.ktr:.4f} ({above}) | "
                   f"{true.ktr_micro:.4f} | {mis.ktr_micro:.4f} | {true.ktr_weighted:.4f} | "
@@ -123,8 +127,8 @@ def main() -> int:
                               f"{k['false_positive']} | {sent['gold_rate']:.4f} | {sent['ktr']:.4f} | "
                               f"{sent['mean_absolute_difference']:.4f} | {sent['pearson']:.4f} |")
     print(f"\n| set | variant | true precision | mismatched precision | salad precision | true F | mismatched F | "
-          f"addition F (change) | salad F (lines below true) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          f"addition F (change) | salad F (lines below true) | F AUC true vs mismatched |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(precision_side))
     if judged:
         print("\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "

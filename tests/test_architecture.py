@@ -24,6 +24,7 @@ RANKS = {
     "experiments": 6,
     "reports": 7,
     "cli": 8,
+    "__main__": 9,      # python -m ktr: the command, on top of everything
 }
 
 

@@ -96,9 +96,9 @@ def main() -> int:
             scorer = Scorer(config, analyzer=analyzers.get(config.analyzer))
             analyzers[config.analyzer] = scorer.analyzer
             prepared = scorer.prepare(src, name)
+            other = mismatched(ref)
             true, mis, added, salad = (scorer.score_prepared(prepared, system, lines) for system, lines in (
-                ("true", ref), ("mismatched", mismatched(ref)),
-                ("addition", [f"{a} {b}" for a, b in zip(ref, mismatched(ref))]),
+                ("true", ref), ("mismatched", other), ("addition", [f"{a} {b}" for a, b in zip(ref, other)]),
                 ("salad", [" ".join(g) for g in glosses(prepared.lookups)])))
             above = sum(a.score is not None and t.score is not None and a.score > t.score
                         for a, t in zip(salad.sentences, true.sentences))

@@ -173,12 +173,12 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
     built = V.build(references, seed, vocab, glosses(prepared.lookups))
     results: dict[str, Variant] = {}
     signatures: dict[str, str] = {}
+    beta = scorer.config.f_beta
     for name, lines in built.items():
         sentences = scorer.score_prepared(prepared, name, lines).sentences
         credits = Counter(k.how for s in sentences for k in s.keywords if k.how)
         others = sentence_metrics(lines, references)
         signatures = {m: sig for m, (_, sig) in others.items()}
-        beta = scorer.config.f_beta
         scores = {"ktr": [s.score for s in sentences], "f": [s.f(beta) for s in sentences],
                   **{m: row for m, (row, _) in others.items()}}
         results[name] = Variant(name, lines, [a != b for a, b in zip(lines, references)], scores, credits)

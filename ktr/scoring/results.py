@@ -232,7 +232,7 @@ class SystemResult:
         if self.aggregation == "micro":
             return f_beta(self.ktr_micro, self.precision_micro, self.beta)
         weighted = self.aggregation == "weighted"
-        found = [f for s in self.sentences if s.failed is None and (f := s.f(self.beta, weighted)) is not None]
+        found = [f for s in self.sentences if (f := s.f(self.beta, weighted)) is not None]   # None: failed line
         return sum(found) / len(found) if found else None
 
     def summary(self) -> dict[str, Any]:

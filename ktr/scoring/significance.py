@@ -107,18 +107,12 @@ def ktr_statistic(system: SystemResult) -> Statistic:
     return RatioStatistic(np.where(has, score, filler), np.ones_like(counted))
 
 
-def _mean_of(values: Sequence[float | None]) -> RatioStatistic:
-    """The mean of the sentence values that are not None, under resampling."""
-    has = np.array([v is not None for v in values], dtype=float)
-    return RatioStatistic(np.array([v or 0.0 for v in values], dtype=float), has)
-
-
 def precision_statistic(system: SystemResult) -> Statistic:
     """The system's precision under resampling: pooled words (micro) or the mean of sentences."""
     if system.aggregation == "micro":
         return RatioStatistic(np.array([s.traced if s.failed is None else 0 for s in system.sentences], dtype=float),
                               np.array([s.content if s.failed is None else 0 for s in system.sentences], dtype=float))
-    return _mean_of([s.precision for s in system.sentences])
+    return mean_statistic([s.precision for s in system.sentences])
 
 
 def f_statistic(system: SystemResult) -> Statistic:
@@ -126,7 +120,7 @@ def f_statistic(system: SystemResult) -> Statistic:
     if system.aggregation == "micro":
         return ResampledSystem(system, "f")
     weighted = system.aggregation == "weighted"
-    return _mean_of([None if s.failed else s.f(system.beta, weighted) for s in system.sentences])
+    return mean_statistic([s.f(system.beta, weighted) for s in system.sentences])   # None for a failed line
 
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
@@ -145,10 +139,11 @@ def statistic_of(metric, stats: Sequence[Sequence[float]]):
     return score, SumStatistic(array, lambda row: metric._compute_score_from_stats(list(row)).score), metric
 
 
-def mean_statistic(values: Sequence[float]) -> RatioStatistic:
-    """The mean of per-sentence values (sentence-level metrics such as METEOR)."""
-    v = np.asarray(values, dtype=float)
-    return RatioStatistic(v, np.ones_like(v))
+def mean_statistic(values: Sequence[float | None]) -> RatioStatistic:
+    """The mean of per-sentence values (sentence-level metrics such as METEOR; precision, F),
+    leaving out the sentences whose value is None."""
+    has = np.array([v is not None for v in values], dtype=float)
+    return RatioStatistic(np.array([0.0 if v is None else v for v in values], dtype=float), has)
 
 
 def resample_counts(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:

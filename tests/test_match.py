@@ -65,6 +65,17 @@ def test_a_word_the_source_repeats_shares_the_place_of_the_output_word():
     assert len(run([("student",), ("student", "pupil")], "the student")) == 1
 
 
+def test_a_repeat_takes_no_token_another_keyword_needs():
+    # 제국 (empire, imperial, emperor) twice and 황제 (emperor) once; "imperial power ... emperors":
+    # 제국 is placed once, on "imperial", and its repeat shares it, so "emperors" is left to 황제
+    empire = Targets(("empire", "imperial", "emperor"))
+    emperor = Targets(("emperor",))
+    chosen = match_sentence([empire, emperor, empire], tokenize("Rome's emperors held imperial power"),
+                            ("exact", "inflection"), {"emperors": ("emperor",)})
+    assert {k: (c.equivalent, c.start) for k, c in chosen.items()} == {
+        0: ("imperial", 4), 1: ("emperor", 2), 2: ("imperial", 4)}
+
+
 def test_phrase_must_be_contiguous():
     assert run([("department store",)], "department of the store") == {}
     assert run([("department store",)], "the Department Store") == {0: ("department store", 1, 3)}

@@ -135,20 +135,39 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
             lst += transliteration_stage(k, t, v, sound[0])
         if lst:
             cands[k] = lst
+    repeats = _set_aside_repeats(cands, targets)
     chosen = assign(cands, len(targets), len(tokens))
-    if len(chosen) < len(cands):
-        _repeats(chosen, cands, targets)
+    if repeats:
+        _place_repeats(chosen, repeats, len(targets), len(tokens))
     return chosen
 
 
-def _repeats(chosen: dict[int, Candidate], cands: dict[int, list[Candidate]], targets: Sequence[Targets]) -> None:
-    """A keyword the source repeats shares its earlier occurrence's place: 학생 said twice, once
-    as "students", is transferred twice (the English does not repeat a word Korean repeats). A
-    keyword left out of the assignment takes a candidate on the very span chosen for a keyword
-    with the same targets (the same entry)."""
-    taken = {(c.start, c.end): targets[j] for j, c in chosen.items()}
-    for k, lst in cands.items():
-        if k not in chosen:
-            shared = next((c for c in lst if taken.get((c.start, c.end)) == targets[k]), None)
+def _set_aside_repeats(cands: dict[int, list[Candidate]],
+                       targets: Sequence[Targets]) -> dict[int, tuple[int, list[Candidate]]]:
+    """Take out of ``cands`` each keyword whose targets equal an earlier keyword's (a word the
+    source repeats: the same entry), so that the assignment places the word once and its repeats
+    take no token another keyword needs; returns them: index → (first occurrence, candidates)."""
+    first: dict[Targets, int] = {}
+    repeats: dict[int, tuple[int, list[Candidate]]] = {}
+    for k in list(cands):
+        j = first.setdefault(targets[k], k)
+        if j != k:
+            repeats[k] = (j, cands.pop(k))
+    return repeats
+
+
+def _place_repeats(chosen: dict[int, Candidate], repeats: dict[int, tuple[int, list[Candidate]]],
+                   keywords: int, tokens: int) -> None:
+    """A keyword the source repeats shares its first occurrence's place: 학생 said twice, once
+    as "students", is transferred twice (the English does not repeat a word Korean repeats).
+    Repeats first take tokens nobody took (where the output says the word again), then share."""
+    used = {t for c in chosen.values() for t in range(c.start, c.end)}
+    free = {k: kept for k, (_, lst) in repeats.items()
+            if (kept := [c for c in lst if used.isdisjoint(range(c.start, c.end))])}
+    chosen.update(assign(free, keywords, tokens) if free else {})
+    for k, (j, lst) in repeats.items():
+        if k not in chosen and j in chosen:
+            place = chosen[j]
+            shared = next((c for c in lst if (c.start, c.end) == (place.start, place.end)), None)
             if shared is not None:
                 chosen[k] = shared

@@ -53,6 +53,16 @@ def test_a_strong_match_is_not_given_up_for_a_weaker_one():
     assert {k: (c.equivalent, c.how) for k, c in chosen.items()} == {1: ("bear", "exact")}
 
 
+def test_a_main_sense_is_preferred_to_a_later_equivalent_of_another_entry():
+    # 대출 (loan) and 금융 (finance …, whose fourth equivalent is loan) both reach "loans"; 금융 is
+    # nearer, but "loan" is 대출's main sense, so 대출 takes it
+    loan = Targets(("loan", "lending"))
+    finance = Targets(("finance", "financial", "financing", "loan"))
+    chosen = match_sentence([loan, finance], tokenize("the bank offered loans"), ("exact", "inflection"),
+                            {"loans": ("loan",)})
+    assert {k: c.equivalent for k, c in chosen.items()} == {0: "loan"}
+
+
 def test_a_word_the_source_repeats_shares_the_place_of_the_output_word():
     # two 학생 (student), one "student" in the output: the English says once what Korean says
     # twice, and both are transferred, on the same span

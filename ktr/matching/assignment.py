@@ -3,7 +3,8 @@
 An output token credits at most one keyword, and the assignment maximises the number of
 transferred keywords. Among the assignments of that size it prefers one best place per meaning:
 the strongest matches (:data:`STRENGTH`: a word as written or a number by value, then an
-inflection, a derivation, an idiom or construction, a WordNet synonym, a sound), then the nearest
+inflection, a derivation, an idiom or construction, a WordNet synonym, a sound), then one of the
+entry's main senses (its first :data:`MAIN_SENSES` equivalents) over a later one, then the nearest
 positions (a keyword's place among the source's keywords against a token's place in the output),
 then an equivalent listed earlier in the lexicon and the leftmost position. Keywords are placed
 in that order of preference (each by its best candidate), so that a strong match is never given
@@ -125,6 +126,9 @@ def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[
     return chosen
 
 
+#: the first equivalents of an entry are its main senses
+MAIN_SENSES = 3
+
 #: how strong a match by each stage is, when assignments of the same size compete (lower first)
 STRENGTH = {"exact": 0, "number": 0, "inflection": 1, "derivation": 2, "idiom": 3, "construction": 3,
             "synonym": 4, "transliteration": 5}
@@ -138,7 +142,7 @@ def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0
 
     def preference(c: Candidate) -> tuple:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
-        return STRENGTH.get(c.how, len(STRENGTH)), near, c.rank
+        return STRENGTH.get(c.how, len(STRENGTH)), c.rank[1] >= MAIN_SENSES, near, c.rank
 
     owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
     contested = False

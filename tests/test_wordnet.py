@@ -45,12 +45,33 @@ def test_only_the_first_equivalents_are_expanded_when_asked(tmp_path, monkeypatc
     assert "syn:wn3.0-" in signature and "/senses2/eq1" in signature
 
 
-def test_derivations_are_wordnet_s_own_links_in_the_first_senses(wn):
-    assert derivations_of(wn, "criticism", "n", 2) == ["critical", "criticise", "criticize"]
+def test_derivations_are_wordnet_s_own_links_in_the_first_senses_then_suffixes(wn):
+    # WordNet's links first, in its order; then the words a suffix or two away (ktr.english.derivation)
+    assert derivations_of(wn, "criticism", "n", 2) == ["critical", "criticise", "criticize", "critic"]
     assert derivations_of(wn, "decision", "n", 2) == ["decide"]
-    assert derivations_of(wn, "create", "v", 2) == ["creature", "creative", "creation"]
+    assert derivations_of(wn, "create", "v", 2)[:3] == ["creature", "creative", "creation"]
+    assert {"creator", "creatively"} <= set(derivations_of(wn, "create", "v", 2))
     assert "president" not in derivations_of(wn, "present", "a", 2)      # a shared spelling is no link
     assert derivations_of(wn, "department store", "n", 2) == []
+    assert derivations_of(wn, "silent", "a", 2) == ["silence", "silently"]
+
+
+def test_suffix_families_undo_suffixes_with_english_spelling_and_parts_of_speech():
+    from ktr.english.derivation import Families
+    vocabulary = {"research": "nv", "researcher": "n", "differ": "v", "different": "a", "differently": "r",
+                  "inform": "v", "information": "n", "informal": "a", "happy": "a", "happiness": "n",
+                  "gentle": "a", "gently": "r", "office": "n", "officer": "n", "part": "nv", "party": "n",
+                  "state": "nv", "station": "n", "statement": "n", "create": "v", "creation": "n"}
+    families = Families(vocabulary)
+    assert families.related("researcher") == ["research"]
+    assert families.related("differ") == ["different", "differently"]          # two suffixes down
+    assert families.related("differently") == ["different", "differ"]          # nearest ancestor first
+    assert families.related("happiness") == ["happy"] and families.related("gently") == ["gentle"]
+    assert families.related("creation") == ["create"]                         # the e restored
+    assert "informal" not in families.related("information")                  # siblings are not related
+    assert families.related("office") == []           # -er makes nouns of verbs; office is no verb
+    assert families.related("part") == []             # -y makes adjectives; party is a noun
+    assert families.related("state") == ["statement"]  # stat + e is too short a stem: not station
 
 
 def test_derivation_table_is_cached_and_keyed_by_senses(tmp_path, monkeypatch):

@@ -5,19 +5,23 @@ the most common senses first) is looked up in WordNet under the entry's part of 
 lemmas of its first ``senses`` synsets (WordNet orders senses by frequency) become *synonyms*
 (``say`` → ``tell``, ``state``); the words WordNet links to the equivalent itself in those senses
 as derivationally related become *derivations* (``criticism`` → ``criticise``/``criticize``,
-``critical``; ``decision`` → ``decide``). Classes without a WordNet part of speech (pronouns,
+``critical``; ``decision`` → ``decide``), with the words a suffix or two away from it
+(:mod:`ktr.english.derivation`: ``silent`` → ``silently``). Classes without a WordNet part of speech (pronouns,
 numerals, determiners) get neither. The tables are cached under ``$KTR_CACHE_DIR`` (default
 ``~/.cache/ktr``) keyed by the lexicon's content hash, WordNet's fingerprint and the options, so
 scoring runs do not load WordNet.
 """
 from __future__ import annotations
 
-from ktr.english import wordnet
+from functools import lru_cache
+
 from ktr.cache import cached_json
+from ktr.english import wordnet
+from ktr.english.derivation import SUFFIX_RULES, Families
 from ktr.lexicon.format import Lexicon
 
 #: bump when the expansion rules change, so old caches are not reused
-EXPANSION_VERSION = 1
+EXPANSION_VERSION = 2
 WORDNET_POS = {"noun": "n", "bound_noun": "n", "proper_noun": "n", "verb": "v", "adjective": "a", "adverb": "r"}
 #: never added as synonyms: too common to carry meaning on their own
 STOP = frozenset("be have do get make go come take give put set let say see use one".split())
@@ -54,7 +58,8 @@ def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of,
 
 
 def _cached(kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int) -> dict[tuple[str, str], tuple[str, ...]]:
-    key = f"{EXPANSION_VERSION}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
+    rules = f"{EXPANSION_VERSION}.{SUFFIX_RULES}" if kind == "derivations" else EXPANSION_VERSION
+    key = f"{rules}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
     rows = cached_json(kind, key, lambda: [
         [l, c, list(words)] for (l, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())])
     return {(l, c): tuple(words) for l, c, words in rows}
@@ -65,9 +70,21 @@ def synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[t
     return _cached("synonyms", lexicon, senses, synonyms_of, equivalents)
 
 
+@lru_cache(maxsize=2)
+def _families(wn) -> Families:
+    """WordNet's single words with their parts of speech, as derivational families."""
+    vocabulary: dict[str, str] = {}
+    for pos in "nvar":
+        for name in wn.all_lemma_names(pos=pos):
+            vocabulary[name] = vocabulary.get(name, "") + pos
+    return Families(vocabulary)
+
+
 def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
     """Single words WordNet links to ``word`` as derivationally related, in its first ``senses``
-    senses of part of speech ``pos``; British -ise spellings get their -ize twin."""
+    senses of part of speech ``pos`` (British -ise spellings get their -ize twin), then the
+    words a suffix or two away from it (:mod:`ktr.english.derivation`: silent → silently,
+    research → researcher)."""
     out: list[str] = []
     for synset in wn.synsets(word.replace(" ", "_"), pos=pos)[:senses]:
         for lemma in synset.lemmas():
@@ -78,6 +95,8 @@ def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
                 for form in (name, name.replace("isation", "ization").replace("ise", "ize")):
                     if form.isalpha() and form != word.lower() and form not in out and form not in STOP:
                         out.append(form)
+    if word.isalpha():
+        out += [w for w in _families(wn).related(word) if w not in out and w not in STOP]
     return out
 
 

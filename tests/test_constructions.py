@@ -87,6 +87,9 @@ def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
     ("그가 떠났다는 것을 알았다.", "것", {"그", "떠나다", "알다"}),        # a quoting nominalizer
     ("그는 서울을 방문한 바 있다.", "바", {"그", "서울", "방문하다", "있다"}),  # the experience is 있다's
     ("정부는 세금을 낮출 것을 약속했다.", "것", {"정부", "세금", "낮추다", "약속하다"}),  # -ㄹ 것을: what is promised
+    ("수십 명이 다쳤다.", "명", {"수십", "다치다"}),           # a counter after a number
+    ("여러 가지 문제가 있다.", "가지", {"여러", "문제", "있다"}),  # a counter after a determiner
+    ("영화 몇 편을 봤다.", "편", {"영화", "몇", "보다"}),
 ])
 def test_other_grammar_constructions_drop_their_word(scorer, without, source, grammar, kept):
     assert {k.lemma for k in scorer.keywords([source])[0]} == kept
@@ -153,6 +156,7 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized = scorer.keywords(["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다."])
+    can, nominalized, counted = scorer.keywords(["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다.", "수십 명이 다쳤다."])
     assert "-ㄹ 수 있다" in [k.lemma for k in can] and not {"수", "있다"} & {k.lemma for k in can}
     assert "것" not in [k.lemma for k in nominalized]
+    assert "명" not in [k.lemma for k in counted] and "수십" in [k.lemma for k in counted]

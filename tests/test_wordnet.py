@@ -96,6 +96,24 @@ def test_derivation_stage_matches_a_word_of_the_family_in_any_form(kiwi):
     assert "der:wn3.0" in derived.signature.short() and "der:" not in plain.signature.short()
 
 
+def test_be_and_a_participle_matches_the_participle_and_its_verb_in_any_form(tmp_path, monkeypatch, kiwi, wn):
+    from ktr.english.derivation import participle
+    assert participle("be banned", wn.morphy) == ("banned", "ban")
+    assert participle("get held", wn.morphy) == ("held", "hold")
+    assert participle("be ready", wn.morphy) == () and participle("banned", wn.morphy) == ()
+    monkeypatch.setenv("KTR_CACHE_DIR", str(tmp_path))
+    lex = tmp_path / "lex.tsv"
+    lex.write_text("# ktr-lexicon/1\n금지되다\tverb\tbe banned\n약물\tnoun\tdrug\n", encoding="utf-8")
+    src = ["그 약물은 금지되었다."]
+    for stages, hyp, found in ((("exact", "inflection"), "The drug was banned.", ("be banned", "inflection")),
+                               (("exact", "inflection"), "They are banning the drug.", None),
+                               (("exact", "inflection", "derivation"), "They are banning the drug.",
+                                ("ban", "derivation"))):   # "banning" as a form of ban
+        scorer = Scorer(Config(lexicons=(str(lex),), matching=stages), analyzer=kiwi)
+        kw = next(k for k in scorer.score(src, [hyp]).systems[0].sentences[0].keywords if k.keyword.lemma == "금지되다")
+        assert ((kw.matched, kw.how) if kw.transferred else None) == found
+
+
 def test_synonym_stage_matches_a_synonym_only_when_enabled(tmp_path, monkeypatch, kiwi):
     monkeypatch.setenv("KTR_CACHE_DIR", str(tmp_path))
     lex = tmp_path / "lex.tsv"

@@ -19,8 +19,9 @@ SUFFIXES = (("ation", "n", "v"), ("ition", "n", "v"), ("ness", "n", "a"), ("ment
             ("ive", "a", "nv"), ("ous", "a", "n"), ("ful", "a", "n"), ("ism", "n", "na"), ("ist", "n", "na"),
             ("ize", "v", "na"), ("ise", "v", "na"), ("ant", "a", "v"), ("ent", "a", "v"), ("er", "n", "v"),
             ("or", "n", "v"), ("al", "a", "n"), ("ly", "r", "a"), ("ic", "a", "n"), ("y", "a", "n"))
-#: the version of these rules, in the signature: bump it when they change
-SUFFIX_RULES = 1
+#: the version of the derivation rules (these and :func:`participle`), in the signature and the
+#: cache key: bump it when they change
+RULES = 2
 #: how many suffixes apart an ancestor may be
 STEPS = 2
 #: the shortest base undone to (shorter ones are mostly chance: "be" + "ing")
@@ -84,3 +85,15 @@ class Families:
         up = self._walk(word, self.parents)
         down = [w for w in self._walk(word, self.children) if w not in up]
         return up + down
+
+
+def participle(phrase: str, morphy) -> tuple[str, ...]:
+    """The content word of an equivalent written as "be/get/become + participle", and its verb:
+    ``be banned`` → (banned, ban), so that "a banned drug" and "banning" match it too (``morphy``:
+    WordNet's, word and part of speech → base or None). Nothing for other phrases (``be ready``:
+    an adjective, already matched as the phrase is written)."""
+    head, _, rest = phrase.lower().partition(" ")
+    if head not in ("be", "get", "become") or not rest.isalpha():
+        return ()
+    base = morphy(rest, "v")
+    return (rest, base) if base and base != rest else ()

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ktr.cache import cached_json
 from ktr.english import wordnet
-from ktr.english.derivation import SUFFIX_RULES, Families
+from ktr.english.derivation import RULES, Families, participle
 from ktr.lexicon.format import Lexicon
 
 #: bump when the expansion rules change, so old caches are not reused
@@ -58,7 +58,7 @@ def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of,
 
 
 def _cached(kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int) -> dict[tuple[str, str], tuple[str, ...]]:
-    rules = f"{EXPANSION_VERSION}.{SUFFIX_RULES}" if kind == "derivations" else EXPANSION_VERSION
+    rules = f"{EXPANSION_VERSION}.{RULES}" if kind == "derivations" else EXPANSION_VERSION
     key = f"{rules}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
     rows = cached_json(kind, key, lambda: [
         [l, c, list(words)] for (l, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())])
@@ -84,7 +84,8 @@ def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
     """Single words WordNet links to ``word`` as derivationally related, in its first ``senses``
     senses of part of speech ``pos`` (British -ise spellings get their -ize twin), then the
     words a suffix or two away from it (:mod:`ktr.english.derivation`: silent → silently,
-    research → researcher)."""
+    research → researcher) and, for "be + participle", the participle and its verb (be banned →
+    banned, ban)."""
     out: list[str] = []
     for synset in wn.synsets(word.replace(" ", "_"), pos=pos)[:senses]:
         for lemma in synset.lemmas():
@@ -97,6 +98,7 @@ def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
                         out.append(form)
     if word.isalpha():
         out += [w for w in _families(wn).related(word) if w not in out and w not in STOP]
+    out += [w for w in participle(word, wn.morphy) if w not in out and w not in STOP]
     return out
 
 

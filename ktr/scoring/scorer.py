@@ -71,12 +71,12 @@ class Scorer(Pipeline):
         extra = {}
         for stage, key in (("synonym", "syn"), ("derivation", "der")):   # both read WordNet's senses
             if stage in self.config.matching:
-                from ktr.english.derivation import SUFFIX_RULES
+                from ktr.english.derivation import RULES
                 from ktr.english.wordnet import fingerprint
 
                 extra[key] = f"wn{fingerprint()}/senses{self.config.synonym_senses}" + (
                     f"/eq{self.config.expanded_equivalents}" if self.config.expanded_equivalents else "") + (
-                    f"/sfx{SUFFIX_RULES}" if stage == "derivation" else "")
+                    f"/drv{RULES}" if stage == "derivation" else "")
         if self.constructions is not None:
             extra["cx"] = f"{'+'.join(self.config.constructions)}@{self.constructions.digest[:10]}"
         if self.idioms is not None:

@@ -11,6 +11,10 @@ from ktr.matching.transliteration import english_key, korean_key, romanize, simi
     ("프랑스", "france"), ("인터넷", "internet"), ("팔레스타인", "palestinian"),
     # an r before a consonant or at the end and gh are optional sounds
     ("오마르", "omar"), ("카터", "carter"), ("다바그", "dabbagh"), ("아프가니스탄", "afghanistan"),
+    ("스피어", "sphere"),                              # so is an r before a final e
+    ("나하리야", "nahariya"), ("와하즈", "wahhaj"),      # an h inside a word may be 하
+    ("다코타", "dakotas"), ("파리", "paris"),            # a final s may be a plural or silent
+    ("제츠", "jets"), ("스포츠", "sports"),              # 츠 spells ts
 ])
 def test_same_sound(korean, english):
     assert similarity(korean_key(korean), english_key(english)) >= 0.8
@@ -18,7 +22,7 @@ def test_same_sound(korean, english):
 
 @pytest.mark.parametrize("korean, english", [
     ("오바마", "bomb"), ("클린턴", "clean"), ("독일", "germany"), ("서울", "seven"),
-    ("오마르", "more"), ("다바그", "dab"), ("와하즈", "wahhaj"),    # ㅎ stays: 와하즈 is VHJ, Wahhaj VJ
+    ("오마르", "more"), ("다바그", "dab"), ("나하리야", "nail"), ("다코타", "dates"), ("제츠", "jet"),
 ])
 def test_different_sound(korean, english):
     assert similarity(korean_key(korean), english_key(english)) < 0.8

@@ -11,9 +11,11 @@ to a coarse *sound key* and compares the keys:
   N; ㅅ, ㅈ, ㅊ, ㅌ, ㅎ are T: 인터넷 = internet);
 - English: letters by the rules above, plus the sound changes Korean spelling follows — an r not
   followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), but at the end of a name
-  from another language Hangul writes it 르 (Omar = 오마르), so a final r is an *optional* L;
-  an h after the first letter is silent; gh is silent, but a final gh, as in Arabic names, is
-  an optional K (Dabbagh = 다바그); c before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g, z and
+  from another language Hangul writes it 르 (Omar = 오마르), so a final r (or re: sphere =
+  스피어) is an *optional* L; an h after the first letter is an optional H (silent in Sarah, 하
+  in Nahariya = 나하리야); a final s after another letter is an optional S (a plural, or silent:
+  Paris = 파리); gh is silent, but a final gh, as in Arabic names, is an optional K (Dabbagh =
+  다바그); on the Hangul side 츠 is T S (Jets = 제츠); c before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g, z and
   ch are sounds Hangul spells two ways and equal either class (th: T or S, 스미스 Smith, 토머스
   Thomas; soft g: K or J; z: S or J; ch: J or K).
 
@@ -66,6 +68,7 @@ _ENGLISH_UNITS = re.compile("|".join(graph for graph, _ in _ENGLISH_DIGRAPHS) + 
 _NOT_LETTERS = re.compile("[^a-z]+")
 
 DEFAULT_THRESHOLD = 0.8
+_EU = _VOWELS_RR.index("eu")
 
 
 def _syllables(word: str):
@@ -98,11 +101,14 @@ def _collapse(symbols: list[str]) -> str:
 def korean_key(word: str) -> str:
     """Sound key of a Hangul word (see the module doc): 클린턴 → KLNTN, 오바마 → VPM."""
     symbols: list[str] = []
-    for n, (i, _, f) in enumerate(_syllables(word)):
+    for n, (i, v, f) in enumerate(_syllables(word)):
         initial = _INITIAL_CLASS[_INITIALS[i]]
         if n == 0 and initial == " ":
             symbols.append("V")
-        symbols.append(initial.strip())
+        if _INITIALS[i] == "ㅊ" and v == _EU:
+            symbols += ["T", "S"]         # 츠 spells ts/tz: 제츠 Jets, 헤르츠 Hertz
+        else:
+            symbols.append(initial.strip())
         symbols.append(_FINAL_CLASS[_FINALS[f]])
     return _collapse(symbols)
 
@@ -128,14 +134,16 @@ def english_key(word: str) -> str:
             continue
         i = unit.start()
         nxt = w[i + 1:i + 2]
-        if c == "r" and nxt not in _VOWEL_LETTERS:
-            symbols.append("" if nxt else "l")    # silent; at the end optional: 컴퓨터, 오마르 Omar
+        if c == "r" and (nxt not in _VOWEL_LETTERS or (nxt == "e" and i + 2 == len(w))):
+            symbols.append("" if nxt and nxt != "e" else "l")   # silent; at the end optional: 컴퓨터, 오마르 Omar, 스피어 sphere
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
         elif c == "g" and nxt in ("e", "i", "y"):
             symbols.append("G")
+        elif c == "s" and i == len(w) - 1 and i >= 3 and w[i - 1] != "s":
+            symbols.append("s")                   # optional: a plural (Dakotas 다코타) or silent (Paris 파리)
         elif c == "h" and i > 0:
-            pass                                  # h after a vowel is silent
+            symbols.append("h")                   # optional: silent (Sarah) or 하 (Nahariya 나하리야)
         else:
             symbols.append(_ENGLISH_LETTERS.get(c, ""))
     return _collapse(symbols)

@@ -86,6 +86,14 @@ def test_a_repeat_takes_no_token_another_keyword_needs():
         0: ("imperial", 4), 1: ("emperor", 2), 2: ("imperial", 4)}
 
 
+def test_a_repeated_word_weighs_as_many_keywords_as_it_stands_for():
+    # 학생 twice and then 소년 (boy, student), one "student" at the end, nearer 소년's place:
+    # 학생 takes it and both of its occurrences are transferred (2), rather than 소년 (1)
+    student, boy = Targets(("student",)), Targets(("boy", "student"))
+    chosen = match_sentence([student, student, boy], tokenize("they met a student"))
+    assert sorted(chosen) == [0, 1]
+
+
 def test_phrase_must_be_contiguous():
     assert run([("department store",)], "department of the store") == {}
     assert run([("department store",)], "the Department Store") == {0: ("department store", 1, 3)}

@@ -57,18 +57,23 @@ def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _exact_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
+def _exact_assign(group: list[int], cands: dict[int, list[Candidate]],
+                  weights: dict[int, int]) -> dict[int, Candidate]:
     best: dict[int, Candidate] = {}
     best_size = -1
+    size = 0
     chosen: dict[int, Candidate] = {}
     used: set[int] = set()
+    left = [0] * (len(group) + 1)           # the weight of the keywords from i on
+    for i in range(len(group) - 1, -1, -1):
+        left[i] = left[i + 1] + weights.get(group[i], 1)
 
     def search(i: int) -> None:
-        nonlocal best, best_size
-        if len(chosen) + (len(group) - i) <= best_size:
+        nonlocal best, best_size, size
+        if size + left[i] <= best_size:
             return
         if i == len(group):
-            best, best_size = dict(chosen), len(chosen)
+            best, best_size = dict(chosen), size
             return
         k = group[i]
         for c in cands[k]:
@@ -76,7 +81,9 @@ def _exact_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[i
             if used.isdisjoint(span):
                 chosen[k] = c
                 used.update(span)
+                size += weights.get(k, 1)
                 search(i + 1)
+                size -= weights.get(k, 1)
                 used.difference_update(span)
                 del chosen[k]
         search(i + 1)
@@ -134,11 +141,14 @@ STRENGTH = {"exact": 0, "number": 0, "inflection": 1, "derivation": 2, "idiom": 
             "synonym": 4, "transliteration": 5}
 
 
-def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0) -> dict[int, Candidate]:
+def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0,
+           weights: dict[int, int] | None = None) -> dict[int, Candidate]:
     """Choose at most one candidate per keyword, token-disjoint, maximising the count, then
     preferring strong and near matches (see the module doc). ``cands``: keyword index → its
     candidates (none empty), in keyword order; ``keywords`` and ``tokens``: how many the
-    sentence and the output have (0: positions are not compared)."""
+    sentence and the output have (0: positions are not compared); ``weights``: how many
+    keywords a keyword stands for (a word the source repeats; 1 when not given)."""
+    weights = weights or {}
 
     def preference(c: Candidate) -> tuple:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
@@ -160,7 +170,7 @@ def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0
         if len(group) == 1:
             result[group[0]] = cands[group[0]][0]
         elif len(group) <= EXACT_LIMIT:
-            result.update(_exact_assign(group, cands))
+            result.update(_exact_assign(group, cands, weights))
         else:
             result.update(_greedy_assign(group, cands))
     return result

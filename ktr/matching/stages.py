@@ -136,7 +136,10 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
         if lst:
             cands[k] = lst
     repeats = _set_aside_repeats(cands, targets)
-    chosen = assign(cands, len(targets), len(tokens))
+    weights: dict[int, int] = {}
+    for j, _ in repeats.values():
+        weights[j] = weights.get(j, 1) + 1
+    chosen = assign(cands, len(targets), len(tokens), weights)
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
     return chosen
@@ -145,8 +148,9 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
 def _set_aside_repeats(cands: dict[int, list[Candidate]],
                        targets: Sequence[Targets]) -> dict[int, tuple[int, list[Candidate]]]:
     """Take out of ``cands`` each keyword whose targets equal an earlier keyword's (a word the
-    source repeats: the same entry), so that the assignment places the word once and its repeats
-    take no token another keyword needs; returns them: index → (first occurrence, candidates)."""
+    source repeats: the same entry), so that the assignment places the word once, weighing it as
+    many keywords as it stands for, and its repeats take no token another keyword needs; returns
+    them: index → (first occurrence, candidates)."""
     first: dict[Targets, int] = {}
     repeats: dict[int, tuple[int, list[Candidate]]] = {}
     for k in list(cands):

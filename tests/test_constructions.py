@@ -53,6 +53,12 @@ FAMILIES = [
     ("through", "인터넷을 통해 알렸다.", "They announced it through the Internet.", "-을 통해", "through"),
     ("such as", "사과와 같은 과일을 좋아한다.", "I like fruits such as apples.", "-와 같은", "such as"),
     ("in the middle of", "그는 지금 회의 중이다.", "He is in the middle of a meeting now.", "-중이다", "in the middle of"),
+    ("more", "더 먹어라.", "Eat more.", "더", "more"),
+    # a comparative or superlative inflection carries 더 / 가장 with the word it inflects
+    ("comparative", "이 문제가 더 크다.", "This problem is bigger.", "더", "-er"),
+    ("comparative, irregular", "이것이 더 좋다.", "This is better.", "더", "-er"),
+    ("superlative", "그는 가장 빠르다.", "He is the fastest.", "가장", "-est"),
+    ("superlative, irregular", "가장 많은 지식을 얻었다.", "They gained the most knowledge.", "가장", "-est"),
 ]
 
 
@@ -64,8 +70,16 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
                "-ㄹ 것 같다": {"것", "같다"}, "-게 되다": {"되다"}, "그들": {"그"}, "-에 대해": {"대하다"},
                "-에 관해": {"관하다"}, "-기 위해": {"위하다"}, "-을 위해": {"위하다"}, "-기 때문에": {"때문"},
                "때문에": {"때문"}, "-에 의해": {"의하다"}, "-에 따라": {"따르다"}, "-을 통해": {"통하다"},
-               "-와 같은": {"같다"}, "-중이다": {"중"}}[unit]
+               "-와 같은": {"같다"}, "-중이다": {"중"}, "더": set(), "가장": set()}[unit]
     assert not covered & {lemma for lemma, *_ in found}      # the words it covers are no keywords of their own
+
+
+def test_an_inflected_mark_shares_the_token_of_the_word_it_inflects(scorer):
+    found = results(scorer, "이 문제가 더 크다.", "This problem is bigger.")
+    assert ("더", "construction", "-er", "construction") in found and ("크다", "adjective", "big", "inflection") in found
+    assert scorer.score(["이 문제가 더 크다."], ["This problem is bigger."]).systems[0].ktr == 1.0
+    # no comparative: 더 is missed
+    assert ("더", "construction", None, None) in results(scorer, "이 문제가 더 크다.", "This problem is big.")
 
 
 def test_a_unit_is_missed_when_the_output_does_not_realize_it(scorer):
@@ -156,7 +170,9 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted = scorer.keywords(["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다.", "수십 명이 다쳤다."])
+    can, nominalized, counted, more = scorer.keywords(["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다.",
+                                                       "수십 명이 다쳤다.", "이 문제가 더 크다."])
+    assert ("더", "construction") in [(k.lemma, k.cls) for k in more]
     assert "-ㄹ 수 있다" in [k.lemma for k in can] and not {"수", "있다"} & {k.lemma for k in can}
     assert "것" not in [k.lemma for k in nominalized]
     assert "명" not in [k.lemma for k in counted] and "수십" in [k.lemma for k in counted]

@@ -40,7 +40,15 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@negation": ("not", "t", "no", "never", "cannot", "without", "none", "nothing", "nobody", "neither", "nor"),
     "@future": ("will", "would", "ll", "shall", "going", "gonna"),
     "@plural_pronoun": ("they", "them", "their", "theirs", "themselves"),
+    "@comparative": ("more", "less", "better", "worse", "further", "farther", "fewer", "rather", "@er"),
+    "@superlative": ("most", "least", "best", "worst", "furthest", "farthest", "@est"),
 }
+#: marks carried by an inflection of another word (written ``@`` + the ending in :data:`MARKS`),
+#: with their irregular forms: the comparative "bigger" carries 더 (more) as well as 크다 (big),
+#: "most" 가장 as well as 많다 (many), so a unit realized by one shares the token with the word it
+#: inflects (:func:`ktr.matching.stages.ending_stage`)
+INFLECTED = {"er": ("more", "less", "better", "worse", "further", "farther", "fewer"),
+             "est": ("most", "least", "best", "worst", "furthest", "farthest")}
 
 
 @dataclass(frozen=True)

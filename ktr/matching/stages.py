@@ -8,7 +8,8 @@ Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
 - ``synonym``: a WordNet synonym of an equivalent, either way (:mod:`ktr.lexicon.expand`);
 - ``derivation``: a word WordNet derives from an equivalent, either way (criticism → criticized);
 - ``idiom``: an English phrase of an idiom unit, either way (:mod:`ktr.lexicon.idioms`);
-- ``construction``: an English realization of a construction unit (:mod:`ktr.lexicon.constructions`);
+- ``construction``: an English realization of a construction unit (:mod:`ktr.lexicon.constructions`),
+  or an inflection that carries its mark (:func:`ending_stage`);
 - ``number``: a number by value (:func:`number_stage`);
 - ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
+from ktr.lexicon.constructions import INFLECTED
 from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
 from ktr.matching.targets import Index, Targets
@@ -68,6 +70,17 @@ def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
             for s in v.number_spans if not wanted.isdisjoint(s.keys)]
 
 
+def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
+    """A construction's inflected marks: tokens that inflect a word of the lexicon with one of
+    ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
+    "better"). They may share a token with the keyword
+    the inflected word matched, since the inflection carries both meanings (더 크다 → bigger)."""
+    return [Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
+            for i, token in enumerate(v.tokens) for ending in targets.endings
+            if token in INFLECTED.get(ending, ())
+            or token.endswith(ending) and any(b != token and not b.endswith(ending) for b in v.bases(i))]
+
+
 def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
     A proper noun matches only words the output writes capitalized (unless it has no capitals)."""
@@ -115,6 +128,7 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     present = v.present
     lexical = present if inflected else v.words     # where an equivalent can start
     cands: dict[int, list[Candidate]] = {}
+    endings: dict[int, list[Candidate]] = {}
     for k, t in enumerate(targets):
         lst: list[Candidate] = []
         if not t.firsts.isdisjoint(present):
@@ -129,6 +143,8 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                 hits = firsts & present if stage else None
                 if hits:         # as written or inflected, both credited to the stage
                     _phrases(k, index, hits, v, lst, stage, stage)
+        if t.endings and construction:
+            endings[k] = ending_stage(k, t, v, construction[0])
         if t.numbers and number:
             lst += number_stage(k, t, v, number[0])
         if t.sound and sound:
@@ -142,6 +158,9 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     chosen = assign(cands, len(targets), len(tokens), weights)
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
+    for k, lst in endings.items():      # an inflection carries the mark: shared, never contested
+        if k not in chosen and lst:
+            chosen[k] = min(lst, key=lambda c: abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)))
     return chosen
 
 

@@ -28,6 +28,7 @@ class Targets:
     name: bool = False             # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
     construction: bool = False     # ``idioms`` are the realizations of a construction unit
+    endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).
@@ -97,7 +98,9 @@ class KeywordTargets:
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
         if found.via == "construction":
-            return Targets(idioms=found.equivalents, construction=True)
+            words = tuple(e for e in found.equivalents if not e.startswith("@"))
+            endings = tuple(e[1:] for e in found.equivalents if e.startswith("@"))
+            return Targets(idioms=words, construction=True, endings=endings)
         entry = (found.entry.lemma, found.entry.cls) if found.entry else None
         return Targets(found.equivalents, self.synonyms.get(entry, ()), numbers=number_keys, sound=sound, name=name,
                        derivations=self.derivations.get(entry, ()))

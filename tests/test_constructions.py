@@ -59,6 +59,9 @@ FAMILIES = [
     ("comparative, irregular", "이것이 더 좋다.", "This is better.", "더", "-er"),
     ("superlative", "그는 가장 빠르다.", "He is the fastest.", "가장", "-est"),
     ("superlative, irregular", "가장 많은 지식을 얻었다.", "They gained the most knowledge.", "가장", "-est"),
+    ("receive", "그는 상을 받았다.", "He received an award.", "-을 받다", "receive"),
+    # the passive carries 받다 with the noun its participle translates (비난 → criticized)
+    ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
 ]
 
 
@@ -70,7 +73,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
                "-ㄹ 것 같다": {"것", "같다"}, "-게 되다": {"되다"}, "그들": {"그"}, "-에 대해": {"대하다"},
                "-에 관해": {"관하다"}, "-기 위해": {"위하다"}, "-을 위해": {"위하다"}, "-기 때문에": {"때문"},
                "때문에": {"때문"}, "-에 의해": {"의하다"}, "-에 따라": {"따르다"}, "-을 통해": {"통하다"},
-               "-와 같은": {"같다"}, "-중이다": {"중"}, "더": set(), "가장": set()}[unit]
+               "-와 같은": {"같다"}, "-중이다": {"중"}, "더": set(), "가장": set(), "-을 받다": {"받다"}}[unit]
     assert not covered & {lemma for lemma, *_ in found}      # the words it covers are no keywords of their own
 
 
@@ -80,6 +83,8 @@ def test_an_inflected_mark_shares_the_token_of_the_word_it_inflects(scorer):
     assert scorer.score(["이 문제가 더 크다."], ["This problem is bigger."]).systems[0].ktr == 1.0
     # no comparative: 더 is missed
     assert ("더", "construction", None, None) in results(scorer, "이 문제가 더 크다.", "This problem is big.")
+    # a passive of another word does not carry 받다: only the participle of the noun before it
+    assert ("-을 받다", "construction", None, None) in results(scorer, "그는 상을 받았다.", "The house was sold.")
 
 
 def test_a_unit_is_missed_when_the_output_does_not_realize_it(scorer):

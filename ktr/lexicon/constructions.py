@@ -42,6 +42,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@plural_pronoun": ("they", "them", "their", "theirs", "themselves"),
     "@comparative": ("more", "less", "better", "worse", "further", "farther", "fewer", "rather", "@er"),
     "@superlative": ("most", "least", "best", "worst", "furthest", "farthest", "@est"),
+    "@passive": ("@passive",),
 }
 #: marks carried by an inflection of another word (written ``@`` + the ending in :data:`MARKS`),
 #: with their irregular forms: the comparative "bigger" carries 더 (more) as well as 크다 (big),
@@ -49,6 +50,10 @@ MARKS: dict[str, tuple[str, ...]] = {
 #: inflects (:func:`ktr.matching.stages.ending_stage`)
 INFLECTED = {"er": ("more", "less", "better", "worse", "further", "farther", "fewer"),
              "est": ("most", "least", "best", "worst", "furthest", "farthest")}
+#: ``@passive``: a form of be or get before a past participle ("were criticized", "was widely
+#: praised"), which carries 받다 in 비난을 받다 with the noun the participle derives from
+PASSIVE_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "been", "being", "get", "gets", "got",
+                                 "gotten", "getting"})
 
 
 @dataclass(frozen=True)

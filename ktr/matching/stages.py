@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from ktr.lexicon.constructions import INFLECTED
+from ktr.lexicon.constructions import INFLECTED, PASSIVE_AUXILIARIES
 from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
 from ktr.matching.targets import Index, Targets
@@ -75,10 +75,29 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
     ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
     "better"). They may share a token with the keyword
     the inflected word matched, since the inflection carries both meanings (더 크다 → bigger)."""
-    return [Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
-            for i, token in enumerate(v.tokens) for ending in targets.endings
-            if token in INFLECTED.get(ending, ())
-            or token.endswith(ending) and any(b != token and not b.endswith(ending) for b in v.bases(i))]
+    found = [Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
+             for i, token in enumerate(v.tokens) for ending in targets.endings if ending != "passive"
+             if token in INFLECTED.get(ending, ())
+             or token.endswith(ending) and any(b != token and not b.endswith(ending) for b in v.bases(i))]
+    if "passive" in targets.endings:
+        found += [Candidate(k, "be + participle", i, end, "construction", (order, 0, i))
+                  for i, token in enumerate(v.tokens) if token in PASSIVE_AUXILIARIES
+                  if (end := _participle_after(v, i))]
+    return found
+
+
+def _participle_after(v: SentenceView, i: int) -> int:
+    """The end of a past participle that follows token ``i``, next or after an adverb in -ly (an
+    inflected form of a lexicon word that is not an -ing, -s, -er or -est form), else 0."""
+    for j in (i + 1, i + 2):
+        if j >= len(v.tokens):
+            return 0
+        token = v.tokens[j]
+        if v.bases(j) and not token.endswith(("ing", "s", "er", "est")) and token not in v.bases(j):
+            return j + 1
+        if not token.endswith("ly"):
+            return 0
+    return 0
 
 
 def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
@@ -159,9 +178,16 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
     for k, lst in endings.items():      # an inflection carries the mark: shared, never contested
+        lst = [c for c in lst if c.equivalent != "be + participle" or _carries(chosen.get(k - 1), c)]
         if k not in chosen and lst:
             chosen[k] = min(lst, key=lambda c: abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)))
     return chosen
+
+
+def _carries(before: Candidate | None, passive: Candidate) -> bool:
+    """A passive carries 받다 only with the noun before it: 비난을 받다 is "were criticized" when
+    비난 matched the participle (criticized), not any passive of the sentence."""
+    return before is not None and passive.start < before.end and before.start < passive.end
 
 
 def _set_aside_repeats(cands: dict[int, list[Candidate]],

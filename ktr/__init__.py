@@ -15,7 +15,11 @@ def __getattr__(name: str):
         from ktr.scoring.results import Report
 
         return Report
+    if name == "score_columns":
+        from ktr.scoring.frames import score_columns
+
+        return score_columns
     raise AttributeError(name)
 
 
-__all__ = ["Config", "KtrError", "Scorer", "Report", "__version__"]
+__all__ = ["Config", "KtrError", "Scorer", "Report", "score_columns", "__version__"]

@@ -16,7 +16,7 @@ def __getattr__(name: str):
 
         return Report
     if name == "score_columns":
-        from ktr.scoring.frames import score_columns
+        from ktr.scoring.columns import score_columns
 
         return score_columns
     raise AttributeError(name)

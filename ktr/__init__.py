@@ -5,7 +5,7 @@ from ktr.config import Config  # noqa: E402
 from ktr.errors import KtrError  # noqa: E402
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     # the scorer pulls in the analyzers and sacreBLEU; import it only when used
     if name == "Scorer":
         from ktr.scoring.scorer import Scorer

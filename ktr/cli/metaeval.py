@@ -9,7 +9,7 @@ from ktr.cli.common import EXIT_OK, config_from
 from ktr.errors import KtrError
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("meta-eval", help="check KTR, BLEU and chrF on controlled variants of human translations")
     p.add_argument("-s", "--src", required=True, help="Korean source file")
     p.add_argument("-r", "--ref", required=True, help="its human English translation, line by line")

@@ -23,7 +23,7 @@ def score_columns(data: Any, source: str, hypotheses: str | Sequence[str], refer
     if isinstance(hypotheses, str):
         hypotheses = [hypotheses]
     names = [source, *hypotheses, *references]
-    present = list(getattr(data, "column_names", None) or getattr(data, "columns", ()))
+    present = list(data.column_names if hasattr(data, "column_names") else data.columns)
     missing = [n for n in names if n not in present]
     if missing:
         raise InputError(f"no column {', '.join(map(repr, missing))}; the columns are {', '.join(map(str, present))}")

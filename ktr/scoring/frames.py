@@ -23,7 +23,7 @@ def systems_table(report: Report) -> tuple[tuple[str, ...], list[tuple[str, ...]
     scores = ("F", "KTR") if f_first else ("KTR", "F")
     header = ("system", *scores, "micro", "weighted", "prec", "keywords", "transferred", "added", "no-entry",
               "no-kw sents", "BLEU", "chrF")
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for s in report.systems:
         d = s.summary()
         pair = (num(d["f"]), num(d["ktr"]))

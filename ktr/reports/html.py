@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def _asset(name: str) -> str:
-    return files("ktr.reports").joinpath("assets", name).read_text(encoding="utf-8")
+    return files("ktr.reports").joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def _table(table: Table, cls: str = "") -> str:

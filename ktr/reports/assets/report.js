@@ -69,8 +69,7 @@ window.addEventListener("error", (e) => {
   function renderList() {
     const list = $("list");
     list.replaceChildren();
-    const rows = order();
-    for (const i of rows) {
+    for (const i of order()) {
       const scores = data.systems.map((s) => fmt(scoreOf(s, i))).join(" ");
       const item = el("li", { title: data.sources[i] }, el("span", { className: "line" }, String(i + 1)),
         el("span", { className: "score" }, scores), " ", data.sources[i]);

@@ -1,11 +1,11 @@
 """ktr: keyword transfer rate, a reference-free evaluation of Korean→English machine translation."""
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the only place the version is written (pyproject.toml reads it)
 
 from ktr.config import Config  # noqa: E402
 from ktr.errors import KtrError  # noqa: E402
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     # the scorer pulls in the analyzers and sacreBLEU; import it only when used
     if name == "Scorer":
         from ktr.scoring.scorer import Scorer
@@ -15,7 +15,11 @@ def __getattr__(name: str):
         from ktr.scoring.results import Report
 
         return Report
+    if name == "score_columns":
+        from ktr.scoring.columns import score_columns
+
+        return score_columns
     raise AttributeError(name)
 
 
-__all__ = ["Config", "KtrError", "Scorer", "Report", "__version__"]
+__all__ = ["Config", "KtrError", "Scorer", "Report", "score_columns", "__version__"]

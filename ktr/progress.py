@@ -4,11 +4,11 @@ from __future__ import annotations
 import sys
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 
 class _Bar:
-    def __init__(self, bar=None):
+    def __init__(self, bar: Any = None) -> None:
         self._bar = bar
 
     def update(self, n: int = 1) -> None:

@@ -7,26 +7,30 @@ In a source checkout (or an editable install) they are read where they stand; a 
 """
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parent
+_ROOT = _PACKAGE.parent
 
 
-def _dir(top_level: str, package: str) -> Path:
-    here = _ROOT / top_level
+def _dir(name: str) -> Path:
+    """``name`` at the top of a source checkout, else inside the installed package. (A folder
+    without ``__init__.py`` is a namespace package, whose ``importlib.resources.files`` is a
+    MultiplexedPath that ``str`` does not turn into a path: the wheel's ``ktr/configs`` was not
+    found that way.)"""
+    here = _ROOT / name
     if here.is_dir() and (_ROOT / "pyproject.toml").is_file():
         return here
-    return Path(str(files(package)))
+    return _PACKAGE / name
 
 
 def configs_dir() -> Path:
-    return _dir("configs", "ktr.configs")
+    return _dir("configs")
 
 
 def lexicons_dir() -> Path:
-    return _dir("lexicons", "ktr.lexicons")
+    return _dir("lexicons")
 
 
 def sample_dir() -> Path:
-    return Path(__file__).resolve().parent / "sample"
+    return _PACKAGE / "sample"

@@ -47,7 +47,7 @@ def _decode(raw: bytes, name: str, number: int) -> str:
         ) from None
 
 
-def _checked(path: str | os.PathLike) -> Path:
+def _checked(path: str | os.PathLike[str]) -> Path:
     name, p = str(path), Path(path)
     if not p.exists():
         raise InputError(f"{name}: no such file")
@@ -62,7 +62,7 @@ def _stdin() -> list[str]:
     return split_lines(sys.stdin.buffer.read(), "-")
 
 
-def read_lines(path: str | os.PathLike, *, allow_empty: bool = False) -> list[str]:
+def read_lines(path: str | os.PathLike[str], *, allow_empty: bool = False) -> list[str]:
     """Read a UTF-8 text file as a list of lines; see the module docstring for the rules."""
     name = str(path)
     if name == "-":
@@ -106,7 +106,7 @@ def _stream(name: str) -> Iterator[str]:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
 
 
-def scan(path: str | os.PathLike, *, allow_empty: bool = False) -> TextFile:
+def scan(path: str | os.PathLike[str], *, allow_empty: bool = False) -> TextFile:
     """Check a UTF-8 text file without holding it: count its lines, find its first invalid
     byte (an error naming the line, as :func:`read_lines` gives) and whether any line has text."""
     name = str(path)

@@ -126,8 +126,8 @@ def main() -> int:
                 judged.append(f"| {name} | {vname} | {k['precision']:.4f} | {k['recall']:.4f} | "
                               f"{k['false_positive']} | {sent['gold_rate']:.4f} | {sent['ktr']:.4f} | "
                               f"{sent['mean_absolute_difference']:.4f} | {sent['pearson']:.4f} |")
-    print(f"\n| set | variant | true precision | mismatched precision | salad precision | true F | mismatched F | "
-          f"addition F (change) | salad F (lines below true) | F AUC true vs mismatched |")
+    print("\n| set | variant | true precision | mismatched precision | salad precision | true F | mismatched F | "
+          "addition F (change) | salad F (lines below true) | F AUC true vs mismatched |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(precision_side))
     if judged:

@@ -45,7 +45,7 @@ def main() -> int:
     header = HEADER
     if args.header:
         lines = Path(args.header).read_text(encoding="utf-8").splitlines(keepends=True)
-        header = "".join(l for l in lines[: next((i for i, l in enumerate(lines) if not l.startswith("#")), len(lines))])
+        header = "".join(lines[: next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))])
     out = [header]
     for (lemma, cls) in sorted(merged):
         out.append(f"{lemma}\t{cls}\t{';'.join(merged[(lemma, cls)])}\n")

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Make WordNet 3.0 available to NLTK, once, at setup time (never at scoring time).
+"""Install WordNet 3.0 for NLTK, for using a WordNet other than the one shipped with ktr.
 
     python scripts/setup_wordnet.py [--target DIR]
+
+ktr needs none of this: it reads its own copy (``ktr/english/nltk_data/corpora/wordnet.zip``,
+written by ``make_wordnet_zip.py`` from the same Debian files as step 3). ``KTR_WORDNET=FOLDER``
+makes it read the folder this installs (printed at the end) instead.
 
 1. If NLTK already finds WordNet, nothing is done.
 2. Otherwise NLTK's downloader is tried (it needs network access to NLTK's data server).
@@ -96,10 +100,10 @@ def main() -> int:
     args = parser.parse_args()
     found = wordnet_found()
     if found:
-        print(f"WordNet already available: {found}")
+        print(f"WordNet already available: {found} (KTR_WORDNET={found} makes ktr read it)")
         return 0
     if try_download(args.target) and wordnet_found():
-        print(f"WordNet downloaded by NLTK into {args.target}")
+        print(f"WordNet downloaded by NLTK into {args.target} (KTR_WORDNET={wordnet_found()} makes ktr read it)")
         return 0
     if not ensure_debian_packages():
         print("setup_wordnet: NLTK's downloader failed and the Debian packages "
@@ -109,7 +113,7 @@ def main() -> int:
     from nltk.corpus import wordnet as wn
 
     wn.ensure_loaded()
-    print(f"WordNet {wn.get_version()} copied from {DEBIAN_DIR} into {dest}")
+    print(f"WordNet {wn.get_version()} copied from {DEBIAN_DIR} into {dest} (KTR_WORDNET={dest} makes ktr read it)")
     return 0
 
 

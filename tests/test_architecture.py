@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "ktr"
+import ktr
+
+PACKAGE = Path(ktr.__file__).resolve().parent      # the package imported: the source, or an installed wheel
 
 #: each wing's rank: a module may import its own wing and wings of a lower rank, never a wing of
 #: the same rank (korean and english know nothing of each other) or a higher one; the shared

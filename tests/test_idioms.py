@@ -18,7 +18,7 @@ def table(tmp_path, text):
 def test_shipped_idioms_lint():
     idioms = IdiomTable.from_files(("idioms",))
     assert len(idioms) >= 50
-    lines = [l for l in (lexicons_dir() / "idioms.tsv").read_text(encoding="utf-8").splitlines() if not l.startswith("#")]
+    lines = [line for line in (lexicons_dir() / "idioms.tsv").read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
     assert lines == sorted(lines)
 
 

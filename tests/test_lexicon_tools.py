@@ -7,7 +7,6 @@ import pytest
 from ktr.lexicon import load_lexicon
 from ktr.lexicon.format import read_entries
 from ktr.resources import lexicons_dir
-from tests.conftest import DATA
 from tests.test_cli import ktr
 
 SHIPPED = sorted(p for p in lexicons_dir().glob("*.tsv") if p.name not in ("idioms.tsv", "constructions.tsv"))
@@ -43,7 +42,7 @@ def test_lookup_and_dump():
     assert proc.returncode == 0 and proc.stdout.startswith("백화점\tnoun\tdepartment store\t")
     missing = ktr("lexicon", "lookup", "없는낱말", "-l", "paper")
     assert missing.returncode == 1 and "not in the lexicon" in missing.stdout
-    rows = [json.loads(l) for l in ktr("lexicon", "dump", "-l", "paper", "-f", "jsonl").stdout.splitlines()]
+    rows = [json.loads(line) for line in ktr("lexicon", "dump", "-l", "paper", "-f", "jsonl").stdout.splitlines()]
     assert len(rows) == len(load_lexicon("paper"))
     assert {"lemma": "호실", "class": "bound_noun", "equivalents": ["room number"]}.items() <= rows[-1].items()
 

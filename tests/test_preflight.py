@@ -69,16 +69,22 @@ def test_missing_java_names_the_backend_and_the_fix(files):
                           "apt-get install default-jre-headless", "JAVA_HOME")
 
 
+def every_wordnet():
+    """The folders holding a WordNet ktr could read: its own copy's, and those on NLTK's path."""
+    from ktr.english.wordnet import _nltk_default_path, wordnet_dir
+    on_path = [Path(p) / "corpora" for p in _nltk_default_path()]
+    return [wordnet_dir().parent] + [c for c in on_path if (c / "wordnet").exists() or (c / "wordnet.zip").exists()]
+
+
 @requires_unshare
 def test_missing_wordnet_names_the_stages_and_the_fix(files):
-    from ktr.english.wordnet import wordnet_dir
     src, hyp = files
-    proc = ktr_without([wordnet_dir().parent], "score", "-s", src, "-t", hyp)
+    proc = ktr_without(every_wordnet(), "score", "-s", src, "-t", hyp)
     assert_one_line_error(proc, "matching stage(s) inflection, derivation, synonym need WordNet",
-                          "python scripts/setup_wordnet.py")
+                          "reinstall ktr", "python scripts/setup_wordnet.py")
     exact = src.parent / "exact.yaml"
     exact.write_text("matching: [exact]\n", encoding="utf-8")
-    ok = ktr_without([wordnet_dir().parent], "score", "-s", src, "-t", hyp, "-c", exact)
+    ok = ktr_without(every_wordnet(), "score", "-s", src, "-t", hyp, "-c", exact)
     assert ok.returncode == 0, ok.stderr                 # exact matching needs no WordNet
 
 
@@ -92,9 +98,8 @@ def test_missing_backend_package_names_what_to_install(files):
 
 @requires_unshare
 def test_every_problem_is_named_at_once(files):
-    from ktr.english.wordnet import wordnet_dir
     src, hyp = files
-    proc = ktr_without([_package_folder("kiwipiepy"), wordnet_dir().parent], "score", "-s", src, "-t", hyp)
+    proc = ktr_without([_package_folder("kiwipiepy"), *every_wordnet()], "score", "-s", src, "-t", hyp)
     assert_one_line_error(proc, "analyzer 'kiwi' needs the Python package(s) kiwipiepy", "; matching stage(s)")
 
 

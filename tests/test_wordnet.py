@@ -1,4 +1,6 @@
 """Synonym and derivation expansion with the real WordNet, their cache, and the error when WordNet is absent."""
+from pathlib import Path
+
 import pytest
 
 from ktr import Config, Scorer
@@ -131,6 +133,70 @@ def test_missing_wordnet_is_a_clear_error(tmp_path, monkeypatch):
     import nltk
 
     from ktr.english import wordnet
+    monkeypatch.setattr(wordnet, "SHIPPED", tmp_path / "gone" / "wordnet.zip")
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "empty")])
-    with pytest.raises(BackendUnavailable, match=r"WordNet .* not installed; looked in: .*empty.* scripts/setup_wordnet\.py"):
+    with pytest.raises(BackendUnavailable, match=r"WordNet is missing: .*reinstall ktr.*looked in: .*empty.* "
+                                                 r"scripts/setup_wordnet\.py, and named by KTR_WORDNET"):
         wordnet.wordnet_dir()
+    monkeypatch.setenv("KTR_WORDNET", str(tmp_path / "nowhere"))
+    with pytest.raises(BackendUnavailable, match=r"KTR_WORDNET=.*nowhere: no such WordNet folder or zip"):
+        wordnet.wordnet_dir()
+
+
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory):
+    """The shipped zip unpacked into an NLTK data folder, as setup_wordnet.py installs one."""
+    import zipfile
+
+    from ktr.english import wordnet
+    root = tmp_path_factory.mktemp("nltk_data")
+    with zipfile.ZipFile(wordnet.SHIPPED) as archive:
+        archive.extractall(root / "corpora")
+    return root / "corpora" / "wordnet"
+
+
+def test_the_shipped_wordnet_comes_before_nltk_s_data_path(unpacked, monkeypatch):
+    import nltk
+
+    from ktr.english import wordnet
+    monkeypatch.delenv("KTR_WORDNET", raising=False)
+    monkeypatch.setattr(nltk.data, "path", [str(unpacked.parent.parent)])
+    assert nltk.data.find("corpora/wordnet")                   # NLTK would read the unpacked one
+    assert wordnet.wordnet_dir() == wordnet.SHIPPED
+    assert wordnet.wordnet_dir().is_relative_to(Path(wordnet.__file__).parent)
+    assert "LICENSE-WordNet" in {p.name for p in wordnet.SHIPPED_DATA.iterdir()}
+
+
+def test_zipped_or_unpacked_the_same_wordnet_gives_the_same_signature_and_tables(unpacked, monkeypatch):
+    """The signature's WordNet part is the one scores were published with before WordNet shipped
+    inside ktr (Debian's WordNet 3.0 files in a folder): the zip changes no score and no signature."""
+    from ktr.english import inflection, wordnet
+    words = {"go", "child", "wait", "new", "woman", "criticize"}
+    monkeypatch.delenv("KTR_WORDNET", raising=False)
+    wordnet.fingerprint.cache_clear()
+    zipped = wordnet.fingerprint(), inflection.build(words)
+    monkeypatch.setenv("KTR_WORDNET", str(unpacked))
+    wordnet.fingerprint.cache_clear()
+    try:
+        assert wordnet.wordnet_dir() == unpacked
+        assert (wordnet.fingerprint(), inflection.build(words)) == zipped
+    finally:
+        wordnet.fingerprint.cache_clear()
+    assert zipped[0] == "3.0-21744920"
+    assert zipped[1]["went"] == ["go"] and zipped[1]["children"] == ["child"] and zipped[1]["women"] == ["woman"]
+
+
+def test_nltk_reads_the_synsets_from_the_zip(wn, unpacked, monkeypatch):
+    import nltk
+
+    from ktr.english import wordnet
+    assert wordnet.wordnet_dir().suffix == ".zip" and wn.get_version() == "3.0"
+    count = wn.synsets("dog")[0].lemmas()[0].count()
+    monkeypatch.setenv("KTR_WORDNET", str(unpacked))
+    monkeypatch.setattr(nltk.data, "path", [])          # no other WordNet for NLTK to look up
+    from_folder = wordnet.load()
+    assert from_folder is not wn
+    for word, pos in (("dog", "n"), ("say", "v"), ("quick", "a")):
+        assert [s.name() for s in wn.synsets(word, pos)] == [s.name() for s in from_folder.synsets(word, pos)]
+        assert [s.definition() for s in wn.synsets(word, pos)] == [s.definition() for s in from_folder.synsets(word, pos)]
+    assert count == from_folder.synsets("dog")[0].lemmas()[0].count() > 0

@@ -7,7 +7,7 @@ import sys
 from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("keywords", help="print each source line's keywords as lemma/tag")
     p.add_argument("-s", "--src", required=True, help="Korean source file")
     p.add_argument("-c", "--config", help="YAML config")

@@ -8,7 +8,7 @@ from ktr.cli.common import EXIT_ERROR, EXIT_OK, config_from
 from ktr.errors import KtrError
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("lexicon", help="lexicons: lookup, stats, coverage, dump, import")
     p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
     p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from typing import TextIO
 
 from ktr import __version__
 from ktr.cli import keywords, lexicon, metaeval, run, score
@@ -28,11 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
 class _InputWarnings:
     """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.count = 0
         self._default = warnings.showwarning
 
-    def show(self, message, category, filename, lineno, file=None, line=None):
+    def show(self, message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        return args.func(args)
+        return int(args.func(args))
     except KtrError as exc:
         print(f"ktr: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ktr.cli.common import EXIT_OK, config_from
 from ktr.errors import KtrError
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("meta-eval", help="check KTR, BLEU and chrF on controlled variants of human translations")
     p.add_argument("-s", "--src", required=True, help="Korean source file")
     p.add_argument("-r", "--ref", required=True, help="its human English translation, line by line")
@@ -27,6 +28,7 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ktr.experiments import metaeval
     from ktr.reports import metaeval as report
+    from ktr.reports.common import check_folder
     from ktr.scoring.scorer import Scorer
     from ktr.textio import check_same_length, read_lines
 
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     files.setdefault(args.ref, read_lines(args.ref))
     check_same_length(files, args.src)
     if args.output:
-        report.check_folder(args.output)
+        check_folder(args.output)
     if args.gold:
         return _agreement(args, files[args.src], files[args.ref])
     if len(files[args.src]) < 2:
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     return _report(args, report, result)
 
 
-def _report(args: argparse.Namespace, report, result) -> int:
+def _report(args: argparse.Namespace, report: Any, result: Any) -> int:
     """The report module's files into ``-o``, or its Markdown on stdout."""
     if args.output:
         for path in report.write(result, args.output):

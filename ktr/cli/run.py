@@ -8,7 +8,7 @@ from pathlib import Path
 from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("run", help="run an experiment config: systems x variants, compared, with reports")
     p.add_argument("config", help="experiment YAML (see configs/README.md)")
     p.add_argument("-o", "--output", help="output folder (default: the config's output.dir, else runs/NAME)")

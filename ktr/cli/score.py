@@ -9,7 +9,7 @@ from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
 from ktr.errors import KtrError
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("score", help="score MT outputs against a Korean source")
     p.add_argument("-s", "--src", help="Korean source file, one sentence per line")
     p.add_argument("-t", "--hyp", nargs="+",

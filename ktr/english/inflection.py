@@ -8,7 +8,6 @@ exception lists (``verb.exc``, ``noun.exc``, ``adj.exc``) read in reverse.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Callable, Iterable
 
 from ktr.english import wordnet
@@ -72,8 +71,8 @@ def adjective_forms(word: str) -> set[str]:
 _GENERATORS = {"noun": noun_forms, "verb": verb_forms, "adj": adjective_forms}
 
 
-def _read_words(path: Path) -> Iterable[str]:
-    with open(path, encoding="utf-8", errors="replace") as fh:
+def _read_words(name: str) -> Iterable[str]:
+    with wordnet.open_text(name) as fh:
         for line in fh:
             if not line.startswith(" "):
                 yield line.split(" ", 1)[0]
@@ -81,16 +80,15 @@ def _read_words(path: Path) -> Iterable[str]:
 
 def build(words: Iterable[str]) -> dict[str, list[str]]:
     """Inflected form → base words, for the given base words."""
-    folder = wordnet.wordnet_dir()
     words = {w for w in words if w.isalpha()}
-    index = {pos: {w for w in _read_words(folder / f"index.{pos}") if w in words} for pos in _GENERATORS}
+    index = {pos: {w for w in _read_words(f"index.{pos}") if w in words} for pos in _GENERATORS}
     table: dict[str, set[str]] = {}
     for pos, members in index.items():
         for word in members:
             for form in _GENERATORS[pos](word):
                 if form != word:
                     table.setdefault(form, set()).add(word)
-        with open(folder / f"{pos}.exc", encoding="utf-8", errors="replace") as exceptions:
+        with wordnet.open_text(f"{pos}.exc") as exceptions:
             for line in exceptions:
                 parts = line.split()
                 if len(parts) >= 2:

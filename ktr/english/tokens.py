@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
@@ -76,7 +77,7 @@ def phrase(equivalent: str) -> tuple[str, ...]:
     return tokenize(equivalent)
 
 
-def _clusters(text: str):
+def _clusters(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each base character with the combining marks that follow it."""
     start = 0
     for i in range(1, len(text) + 1):
@@ -85,7 +86,8 @@ def _clusters(text: str):
             start = i
 
 
-def _sub_mapped(pattern: re.Pattern, replace, text: str, origin: list[tuple[int, int]]):
+def _sub_mapped(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str,
+                origin: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
     """``pattern.sub(replace, text)``, carrying each character's origin span along: the
     characters of a replacement come from the whole match."""
     out: list[str] = []

@@ -267,7 +267,7 @@ def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -
 class _StrictLoader(yaml.SafeLoader):
     """YAML that refuses a key given twice in one mapping (PyYAML keeps the last silently)."""
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)

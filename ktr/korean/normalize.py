@@ -114,11 +114,11 @@ def normalize_source(line: str) -> Normalized:
     return Normalized(line, "".join(chars), tuple(spans), tuple(sorted(reported.items())))
 
 
-def _clean(line: str) -> tuple[list[str], list[tuple[int, int]], Counter]:
+def _clean(line: str) -> tuple[list[str], list[tuple[int, int]], Counter[str]]:
     """Steps 1-5: one character at a time."""
     chars: list[str] = []
     spans: list[tuple[int, int]] = []
-    reported: Counter = Counter()
+    reported: Counter[str] = Counter()
     escaped = {i for m in _ANSI.finditer(line) for i in range(m.start(), m.end())}
     for i, ch in enumerate(line):
         code = ord(ch)

@@ -61,8 +61,8 @@ def _cached(kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int
     rules = f"{EXPANSION_VERSION}.{RULES}" if kind == "derivations" else EXPANSION_VERSION
     key = f"{rules}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
     rows = cached_json(kind, key, lambda: [
-        [l, c, list(words)] for (l, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())])
-    return {(l, c): tuple(words) for l, c, words in rows}
+        [lemma, c, list(words)] for (lemma, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())])
+    return {(lemma, c): tuple(words) for lemma, c, words in rows}
 
 
 def synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:

@@ -61,8 +61,8 @@ class Coverage:
             },
             "missing_types": len(self.missing),
             "top_missing": [
-                {"lemma": l, "class": c, "count": n}
-                for (l, c), n in self.missing.most_common(top) if c not in UNCOVERED_BY_DESIGN
+                {"lemma": lemma, "class": c, "count": n}
+                for (lemma, c), n in self.missing.most_common(top) if c not in UNCOVERED_BY_DESIGN
             ],
         }
 

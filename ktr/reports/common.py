@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ktr.errors import InputError
+from ktr.scoring.frames import num as num  # how every report writes a score (the report modules import it here)
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run, VariantRun
@@ -21,10 +22,6 @@ DIGITS = {"ktr": 4, "precision": 4, "f": 4, "bleu": 2, "chrf": 2, "meteor": 2}
 SIGNIFICANT = 0.05
 #: failed source lines listed in a report (results.json lists all)
 SHOWN_FAILED = 20
-
-
-def num(x: float | None, digits: int = 4) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
 
 
 def interval(ci: tuple[float, float] | None, digits: int = 4) -> str:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def _asset(name: str) -> str:
-    return files("ktr.reports").joinpath("assets", name).read_text(encoding="utf-8")
+    return files("ktr.reports").joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def _table(table: Table, cls: str = "") -> str:
@@ -148,7 +148,7 @@ def html(run: "Run") -> str:
 <span class="legend"><mark class="hit">transferred</mark> <mark class="miss">missed</mark>
 <mark class="nolex">not in the lexicon</mark> <mark class="added">added (traced to no keyword)</mark></span>
 </div>
-<div class="browser"><div><p id="list-head" class="note"></p><ol id="list"></ol></div><div id="detail"><p>Choose a sentence.</p></div></div>
+<div class="browser"><div><p id="list-head" class="note"></p><ol id="list" role="listbox" aria-label="sentences"></ol></div><div id="detail"><p>Choose a sentence.</p></div></div>
 </section>
 <script type="application/json" id="ktr-data">{_json_script(browser_data(run))}</script>
 <script>{_asset("report.js")}</script>

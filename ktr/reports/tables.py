@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from ktr.scoring.frames import num, systems_table
+
 if TYPE_CHECKING:
     from ktr.scoring.results import Report
 
@@ -11,28 +13,13 @@ _AGGREGATIONS = {"macro": "mean of sentence scores", "micro": "transferred / key
                  "weighted": "mean of class-weighted sentence scores"}
 
 
-def _num(x: float | None, scale: float = 1.0, digits: int = 4) -> str:
-    return "-" if x is None else f"{x * scale:.{digits}f}"
-
-
 def as_json(report: "Report", sentences: bool = False) -> str:
     return json.dumps(report.to_dict(sentences=sentences), ensure_ascii=False, indent=2)
 
 
 def as_text(report: "Report", sentences: bool = False) -> str:
-    f_first = report.headline == "f"
-    scores = ("F", "KTR") if f_first else ("KTR", "F")
-    rows = [("system", *scores, "micro", "weighted", "prec", "keywords", "transferred", "added", "no-entry",
-             "no-kw sents", "BLEU", "chrF")]
-    for s in report.systems:
-        d = s.summary()
-        pair = (_num(d["f"]), _num(d["ktr"]))
-        rows.append((
-            d["name"], *(pair if f_first else pair[::-1]), _num(d["ktr_micro"]), _num(d["ktr_weighted"]),
-            _num(d["precision"]), str(d["keywords"]), str(d["transferred"]), str(d["added"]),
-            str(d["keywords_not_in_lexicon"]), str(d["sentences_without_keywords"]),
-            _num(d["bleu"], digits=2), _num(d["chrf"], digits=2),
-        ))
+    header, body = systems_table(report)
+    rows = [header, *body]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for n, row in enumerate(rows):
@@ -68,8 +55,8 @@ def as_tsv(report: "Report") -> str:
         for seg in s.sentences:
             missed = " ".join(f"{k.keyword.lemma}/{k.keyword.tag}" for k in seg.keywords if not k.transferred)
             added = " ".join(word for _, word in seg.added)
-            out.append(f"{seg.index}\t{s.name}\t{_num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t"
-                       f"{missed}\t{_num(seg.precision)}\t{seg.content}\t{seg.traced}\t{_num(seg.f(s.beta))}\t{added}")
+            out.append(f"{seg.index}\t{s.name}\t{num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t"
+                       f"{missed}\t{num(seg.precision)}\t{seg.content}\t{seg.traced}\t{num(seg.f(s.beta))}\t{added}")
     return "\n".join(out) + "\n"
 
 

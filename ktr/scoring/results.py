@@ -12,6 +12,7 @@ from ktr.korean.keywords import Keyword
 from ktr.matching.tracing import NOTHING_TRACED, Trace, f_beta
 
 if TYPE_CHECKING:
+    from ktr.scoring.frames import Frames
     from ktr.scoring.reference import ReferenceScores
     from ktr.scoring.significance import Estimate
 
@@ -318,6 +319,20 @@ class Report:
     #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``)
     references: ReferenceScores | None = None
     headline: str = "ktr"   # the score tables lead with (Config.headline)
+
+    def to_pandas(self) -> Frames:
+        """Two pandas DataFrames, ``sentences`` (a row per system and sentence) and ``systems`` (a
+        row per system, the fields of ``to_dict()``), the signature in their ``attrs``; needs
+        pandas (``pip install 'ktr[pandas]'``)."""
+        from ktr.scoring.frames import to_pandas
+
+        return to_pandas(self)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the systems table and the signature."""
+        from ktr.scoring.frames import as_html
+
+        return as_html(self)
 
     def to_dict(self, sentences: bool = False) -> dict[str, Any]:
         systems = []

@@ -6,6 +6,8 @@ for all systems, and only the matches of each system beside it.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ktr.korean.keywords import Keyword
 from ktr.scoring.results import KeywordResult, SentenceResult
 
@@ -13,7 +15,7 @@ from ktr.scoring.results import KeywordResult, SentenceResult
 Results = tuple[dict[str, list[SentenceResult]], list[str]]
 
 
-def pack(part: Results) -> tuple:
+def pack(part: Results) -> tuple[Any, ...]:
     results, messages = part
     names = list(results)
     keywords = [[(tuple(k.keyword), *k[1:6], k.tried) for k in s.keywords] for s in results[names[0]]]
@@ -24,7 +26,7 @@ def pack(part: Results) -> tuple:
     return keywords, systems, messages
 
 
-def unpack(packed: tuple) -> Results:
+def unpack(packed: tuple[Any, ...]) -> Results:
     keywords, systems, messages = packed
     missed = [[KeywordResult(Keyword(*k), e, syn, known, entry, via, None, None, None, tried)
                for k, e, syn, known, entry, via, tried in row] for row in keywords]

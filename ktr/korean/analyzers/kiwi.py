@@ -1,7 +1,7 @@
 """Kiwi (kiwipiepy): the default backend. Sejong tags, real offsets, lemmas, a batch API."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from ktr.korean.analyzers.base import AnalyzerBase, Morpheme, verb_lemma
 
@@ -31,7 +31,7 @@ class KiwiAnalyzer(AnalyzerBase):
         self.version = f"kiwipiepy-{kiwipiepy.__version__}-nodefaultdict-nomultidict"
 
     @staticmethod
-    def _convert(tokens) -> list[Morpheme]:
+    def _convert(tokens: Iterable[Any]) -> list[Morpheme]:
         out = []
         for t in tokens:
             form, start = t.form, t.start

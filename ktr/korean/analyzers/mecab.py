@@ -21,7 +21,7 @@ class MecabAnalyzer(AnalyzerBase):
     name = "mecab"
     tagset = "sejong"
 
-    def __init__(self):
+    def __init__(self) -> None:
         from importlib.metadata import version
 
         import mecab_ko

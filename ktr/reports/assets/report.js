@@ -28,7 +28,8 @@ window.addEventListener("error", (e) => {
     for (const sp of spans) {
       if (sp.s < pos || sp.e <= sp.s || sp.e > chars.length) continue;
       if (sp.s > pos) frag.append(chars.slice(pos, sp.s).join(""));
-      frag.append(el("mark", { className: sp.cls, title: sp.title }, chars.slice(sp.s, sp.e).join("")));
+      // a tab stop: focusing a mark by keyboard shows what its title says (see "mark-note")
+      frag.append(el("mark", { className: sp.cls, title: sp.title, tabIndex: 0 }, chars.slice(sp.s, sp.e).join("")));
       pos = sp.e;
     }
     frag.append(chars.slice(pos).join(""));
@@ -73,9 +74,22 @@ window.addEventListener("error", (e) => {
       const item = el("li", { title: data.sources[i] }, el("span", { className: "line" }, String(i + 1)),
         el("span", { className: "score" }, scores), " ", data.sources[i]);
       item.dataset.index = i;
-      if (i === state.current) item.classList.add("current");
+      item.setAttribute("role", "option");
       item.addEventListener("click", () => select(i));
       list.append(item);
+    }
+    markCurrent();
+  }
+
+  // one tab stop in the list (the current line, else the first shown); arrows move between lines
+  function markCurrent() {
+    const items = Array.from($("list").children);
+    const stop = items.find((li) => Number(li.dataset.index) === state.current) || items[0];
+    for (const li of items) {
+      const current = Number(li.dataset.index) === state.current;
+      li.classList.toggle("current", current);
+      li.setAttribute("aria-selected", String(current));
+      li.tabIndex = li === stop ? 0 : -1;
     }
   }
 
@@ -83,7 +97,8 @@ window.addEventListener("error", (e) => {
     const i = state.current;
     const v = variant();
     const detail = $("detail");
-    detail.replaceChildren(el("h3", {}, `Line ${i + 1} · variant ${v.name}`));
+    detail.replaceChildren(el("h3", {}, `Line ${i + 1} · variant ${v.name}`),
+      el("p", { id: "mark-note", className: "note" }, "Point at a marked word, or reach it with Tab, to see what ktr found."));
     data.references.forEach((ref, r) => {
       detail.append(el("h4", {}, data.references.length > 1 ? `reference ${r + 1}` : "reference"),
         el("div", { className: "text" }, ref[i]));
@@ -119,9 +134,22 @@ window.addEventListener("error", (e) => {
 
   function select(i) {
     state.current = i;
-    for (const li of $("list").children) li.classList.toggle("current", Number(li.dataset.index) === i);
+    markCurrent();
     renderDetail();
   }
+
+  $("list").addEventListener("keydown", (e) => {
+    const li = e.target.closest("li");
+    if (!li) return;
+    const list = $("list");
+    const to = { ArrowDown: li.nextElementSibling, ArrowUp: li.previousElementSibling,
+      Home: list.firstElementChild, End: list.lastElementChild }[e.key];
+    if (to) { e.preventDefault(); select(Number(to.dataset.index)); to.focus(); }
+    else if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select(Number(li.dataset.index)); }
+  });
+  const explain = (e) => { if (e.target.tagName === "MARK") $("mark-note").textContent = e.target.title; };
+  $("detail").addEventListener("focusin", explain);
+  $("detail").addEventListener("mouseover", explain);
 
   $("list-head").textContent = `line · KTR of ${data.systems.join(", ")}`;
   const variantSelect = $("variant");

@@ -12,6 +12,8 @@ not related to each other. Suffixes that change the meaning (*-less*, and the pr
 """
 from __future__ import annotations
 
+from typing import Callable
+
 #: derivational suffixes (longest first, so that -ation is tried before -ion), each with the part
 #: of speech of the derived word and those its base may have (WordNet's n, v, a, r)
 SUFFIXES = (("ation", "n", "v"), ("ition", "n", "v"), ("ness", "n", "a"), ("ment", "n", "v"),
@@ -87,7 +89,7 @@ class Families:
         return up + down
 
 
-def participle(phrase: str, morphy) -> tuple[str, ...]:
+def participle(phrase: str, morphy: Callable[[str, str], str | None]) -> tuple[str, ...]:
     """The content word of an equivalent written as "be/get/become + participle", and its verb:
     ``be banned`` → (banned, ban), so that "a banned drug" and "banning" match it too (``morphy``:
     WordNet's, word and part of speech → base or None). Nothing for other phrases (``be ready``:

@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from, engine_field
 from ktr.errors import KtrError
 
 
@@ -32,6 +32,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="cores to score with: Kiwi's own threads, two per process, or a process per "
                         "core for other analyzers (0: every core; default 1)")
+    add_engine_arguments(p, shards=True)
     p.set_defaults(func=run)
 
 
@@ -50,6 +51,7 @@ def _system_name(path: str, taken: set[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     from ktr.reports.tables import as_json, as_text, as_tsv
     from ktr.scoring.scorer import Scorer
+    from ktr.execution.ranges import index_file
     from ktr.textio import check_counts, scan
 
     if args.sample:
@@ -69,14 +71,17 @@ def run(args: argparse.Namespace) -> int:
         if [source_path, *hyp_paths, *ref_paths].count("-") > 1:
             raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
+    engine = engine_from(args)
     # every file checked (encoding, line counts) before the scorer is built; then read as scored
-    scanned = {source_path: scan(source_path)}
+    # (with a cluster, by the workers: the check notes where their lines begin)
+    check = index_file if engine.distributed else scan
+    scanned = {source_path: scan(source_path) if source_path == "-" else check(source_path)}
     for path in [*hyp_paths, *ref_paths]:
-        scanned.setdefault(path, scan(path, allow_empty=True))
+        scanned.setdefault(path, scan(path, allow_empty=True) if path == "-" else check(path, allow_empty=True))
     check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
     taken: set[str] = set()
     systems = {_system_name(path, taken): scanned[path] for path in hyp_paths}
-    scorer = Scorer(config_from(args), jobs=args.jobs)
+    scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
     bootstrap = args.confidence or args.paired_bs
     report = scorer.score_files(scanned[source_path], systems, [scanned[path] for path in ref_paths],
@@ -90,7 +95,13 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(as_explain(report, list(scanned[source_path]), {n: list(f) for n, f in systems.items()}))
     elif args.format == "json":
-        text = as_json(report, sentences=args.sentences)
+        if engine.distributed:   # as -f json prints it, and where it ran
+            import json
+
+            text = json.dumps({**report.to_dict(sentences=args.sentences), "engine": engine_field(engine)},
+                              ensure_ascii=False, indent=2)
+        else:
+            text = as_json(report, sentences=args.sentences)
         sys.stdout.write(text + "\n")
     elif args.format == "tsv":
         sys.stdout.write(as_tsv(report))

@@ -1,0 +1,213 @@
+"""The Dask engine: stretches scored on the workers of a Dask cluster, results back in line order.
+
+A run connects to the scheduler it is given (``tcp://host:8786``: a cluster started with
+``dask scheduler``/``dask worker``, dask-jobqueue or dask-kubernetes) or starts a
+``LocalCluster`` of worker processes for itself, and stops that one after the run, also on an
+error or Ctrl-C. Every worker builds its unit of work once, with the factory it is handed, in a
+worker plugin (:class:`UnitPlugin`; a worker that joins later, or replaces one that died,
+builds its own on arrival). Tasks are the stretches themselves (lines sent from here) or line
+ranges of files the workers read (:mod:`ktr.execution.ranges`); at most ``WINDOW`` per worker
+thread are handed out beyond the first one not yet put back in order, so memory here stays flat
+however long the corpus. A worker that dies takes its tasks with it and the scheduler gives them
+to another: each task is a pure function of its stretch, so the result is the same.
+"""
+from __future__ import annotations
+
+import logging
+import uuid
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from ktr.errors import KtrError
+from ktr.execution.options import Engine
+from ktr.execution.ranges import Range, read_range
+from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
+
+try:
+    from distributed import WorkerPlugin
+except ImportError:     # the engine then says how to install Dask (connect)
+    WorkerPlugin = object   # type: ignore[assignment,misc]
+
+#: tasks handed out per worker thread ahead of the results put back in order
+WINDOW = 4
+#: worker processes of a LocalCluster when the engine does not say
+DEFAULT_WORKERS = 2
+#: seconds to wait for a scheduler to answer
+CONNECT_TIMEOUT = 30
+
+
+def _missing() -> KtrError:
+    return KtrError('the dask engine needs Dask: pip install "ktr[dask]"')
+
+
+@contextmanager
+def connect(engine: Engine) -> Iterator[Any]:
+    """A Dask client of the engine's scheduler, or of a LocalCluster started for the run (and
+    closed after it, its worker processes with it)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise _missing() from None
+    if engine.scheduler:
+        try:
+            client = Client(engine.scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise KtrError(f"cannot reach the Dask scheduler at {engine.scheduler}: {exc}") from None
+        with client:
+            yield client
+        return
+    cluster = LocalCluster(n_workers=engine.workers or DEFAULT_WORKERS, threads_per_worker=1, processes=True,
+                           dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        with Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()
+
+
+class UnitPlugin(WorkerPlugin):
+    """A worker plugin: the worker's own unit of work, built once when the plugin reaches the worker."""
+
+    def __init__(self, factory: Callable[[], Unit]):
+        self.factory = factory
+        self.unit: Unit | None = None
+
+    def setup(self, worker=None) -> None:
+        import warnings
+
+        warnings.simplefilter("ignore")     # input warnings are reported by the client
+        self.unit = self.factory()
+
+    def teardown(self, worker=None) -> None:
+        self.unit = None
+
+
+def _work(plugin: str, item: Stretch | Range, name: str, details: bool, side: Callable[[Stretch], Any] | None,
+          shards: str | None, index: int) -> tuple[Any, Any]:
+    """A task: one stretch (sent, or read from its line ranges) scored by the worker's unit;
+    its results packed, with ``side`` of the stretch; written to the shard folder if there is one."""
+    from distributed import get_worker
+
+    unit = get_worker().plugins[plugin].unit
+    stretch = read_range(item) if isinstance(item, Range) else item
+    with fewer_gc_pauses():
+        packed = unit.pack(unit.score_stretch(stretch, name=name, details=details))
+    extra = side(stretch) if side is not None else None
+    if shards is not None:
+        from ktr.execution.shards import write_shard
+
+        write_shard(shards, index, stretch.first, packed, extra)
+    return packed, extra
+
+
+def _lines(item: Stretch | Range) -> int:
+    return item.lines if isinstance(item, Range) else len(item.sources)
+
+
+def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | Range], name: str, details: bool,
+             engine: Engine, side: Callable[[Stretch], Any] | None, merge: Callable[[Any], None] | None,
+             plan: Any = None) -> Iterator[Scored]:
+    """Every item scored on the cluster, its results (unpacked with ``unit``) yielded in item
+    order and its ``side`` handed to ``merge`` in the same order."""
+    from ktr.execution.shards import Manifest
+
+    manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
+    with connect(engine) as client, _progress(engine, plan) as bar:
+        if engine.announce is not None:
+            n = engine.workers or DEFAULT_WORKERS
+            where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
+            engine.announce(f"dask: {where}; dashboard {client.dashboard_link}")
+        plugin = f"ktr-unit-{uuid.uuid4().hex}"
+        try:
+            client.register_plugin(UnitPlugin(factory), name=plugin)
+        except Exception as exc:
+            raise KtrError(f"a Dask worker could not build its scorer ({type(exc).__name__}: {exc})") from None
+        try:
+            for packed, extra, lines in _in_order(client, plugin, items, name, details, side, manifest):
+                if merge is not None and side is not None:
+                    merge(extra)
+                bar(lines)
+                yield unit.unpack(packed)
+        except KtrError:
+            raise
+        except Exception as exc:
+            raise _failure(exc, engine, manifest) from None
+        finally:
+            try:
+                client.unregister_worker_plugin(plugin)
+            except Exception:   # the scheduler may be gone; nothing is left to tidy then
+                pass
+
+
+def _in_order(client, plugin: str, items: Iterator[Stretch | Range], name: str, details: bool,
+              side: Callable[[Stretch], Any] | None, manifest) -> Iterator[tuple[Any, Any, int]]:
+    """(packed results, side, lines) of every item in order: from the cluster, or read back from
+    the shard of an earlier run that finished it."""
+    from distributed import as_completed
+
+    window = WINDOW * max(1, sum(client.nthreads().values()))
+    shards = manifest.folder if manifest is not None else None
+    before = manifest.done if manifest is not None else set()     # finished by an earlier run
+    futures: dict[Any, int] = {}
+    arrived: dict[int, tuple[Any, Any]] = {}
+    sizes: dict[int, int] = {}      # the items handed out and not yet yielded
+    finished = as_completed()
+    numbered = enumerate(items)
+    following, more = 0, True
+    try:
+        while True:
+            while more and len(sizes) < window:
+                nxt = next(numbered, None)
+                if nxt is None:
+                    more = False
+                    break
+                i, item = nxt
+                sizes[i] = _lines(item)
+                if i not in before:
+                    future = client.submit(_work, plugin, item, name, details, side, shards, i, pure=False,
+                                           key=f"{plugin}-{i}")
+                    futures[future] = i
+                    finished.add(future)
+            while following in arrived or following in before and following in sizes:
+                packed, extra = arrived.pop(following) if following in arrived else manifest.load(following)
+                yield packed, extra, sizes.pop(following)
+                following += 1
+            if following not in sizes:      # every item handed out is yielded
+                if not more:
+                    return
+                continue
+            future = next(finished)         # the item awaited is on the cluster
+            i = futures.pop(future)
+            arrived[i] = future.result()
+            if manifest is not None:
+                manifest.finished(i, sizes[i])
+    finally:
+        if futures:
+            client.cancel(list(futures), force=True)
+
+
+def _failure(exc: Exception, engine: Engine, manifest) -> KtrError:
+    """An error of the cluster (a lost scheduler, a task that killed its workers) as one message."""
+    kind = type(exc).__name__
+    if kind == "KilledWorker":
+        text = f"a task killed {exc.args[1] if len(exc.args) > 1 else 'its'} workers again and again ({exc})"
+    elif kind in ("CancelledError", "CommClosedError", "TimeoutError", "FutureCancelledError") or isinstance(exc, OSError):
+        text = f"lost the Dask scheduler {engine.scheduler or '(local cluster)'} ({kind}: {exc})"
+    else:
+        text = f"a Dask worker failed ({kind}: {exc})"
+    if manifest is not None:
+        text += f"; {len(manifest.done)} finished tasks are kept in {manifest.folder}: run again with --resume"
+    return KtrError(text)
+
+
+@contextmanager
+def _progress(engine: Engine, plan: Any) -> Iterator[Callable[[int], None]]:
+    """A bar of lines scored (tqdm, on standard error), when the engine asks for it."""
+    if not engine.progress:
+        yield lambda lines: None
+        return
+    from ktr.progress import Progress
+
+    total = plan.get("lines") if isinstance(plan, dict) else None
+    with Progress().bar("scoring (dask)", total or 0) as bar:
+        yield bar.update

@@ -82,6 +82,21 @@ class UnitPlugin(WorkerPlugin):
         self.unit = None
 
 
+def start_units(client, factory: Callable[[], Any], engine: Engine) -> str:
+    """Every worker's own unit (or analyzer) built with ``factory``, in a worker plugin whose
+    name is returned; the dashboard's address announced."""
+    if engine.announce is not None:
+        n = engine.workers or DEFAULT_WORKERS
+        where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
+        engine.announce(f"dask: {where}; dashboard {client.dashboard_link}")
+    plugin = f"ktr-unit-{uuid.uuid4().hex}"
+    try:
+        client.register_plugin(UnitPlugin(factory), name=plugin)
+    except Exception as exc:
+        raise KtrError(f"a Dask worker could not build its scorer ({type(exc).__name__}: {exc})") from None
+    return plugin
+
+
 def _work(plugin: str, item: Stretch | Range, name: str, details: bool, side: Callable[[Stretch], Any] | None,
           shards: str | None, index: int) -> tuple[Any, Any]:
     """A task: one stretch (sent, or read from its line ranges) scored by the worker's unit;
@@ -112,31 +127,23 @@ def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | 
     from ktr.execution.shards import Manifest
 
     manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
-    with connect(engine) as client, _progress(engine, plan) as bar:
-        if engine.announce is not None:
-            n = engine.workers or DEFAULT_WORKERS
-            where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
-            engine.announce(f"dask: {where}; dashboard {client.dashboard_link}")
-        plugin = f"ktr-unit-{uuid.uuid4().hex}"
-        try:
-            client.register_plugin(UnitPlugin(factory), name=plugin)
-        except Exception as exc:
-            raise KtrError(f"a Dask worker could not build its scorer ({type(exc).__name__}: {exc})") from None
-        try:
-            for packed, extra, lines in _in_order(client, plugin, items, name, details, side, manifest):
-                if merge is not None and side is not None:
-                    merge(extra)
-                bar(lines)
-                yield unit.unpack(packed)
-        except KtrError:
-            raise
-        except Exception as exc:
-            raise _failure(exc, engine, manifest) from None
-        finally:
+    try:
+        with connect(engine) as client, _progress(engine, plan) as bar:
+            plugin = start_units(client, factory, engine)
             try:
-                client.unregister_worker_plugin(plugin)
-            except Exception:   # the scheduler may be gone; nothing is left to tidy then
-                pass
+                for packed, extra, lines in _in_order(client, plugin, items, name, details, side, manifest):
+                    if merge is not None and side is not None:
+                        merge(extra)
+                    bar(lines)
+                    yield unit.unpack(packed)
+            except KtrError:
+                raise
+            except Exception as exc:
+                raise _failure(exc, engine, manifest) from None
+            client.unregister_worker_plugin(plugin)     # a cluster that goes on serving others
+    finally:
+        if manifest is not None:
+            manifest.close()
 
 
 def _in_order(client, plugin: str, items: Iterator[Stretch | Range], name: str, details: bool,

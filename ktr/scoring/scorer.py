@@ -13,6 +13,7 @@ BLEU and chrF are summed as the stretches go by.
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from functools import partial
 from typing import Iterable, Iterator, Mapping, Sequence
@@ -186,10 +187,10 @@ class Scorer(Pipeline):
 
         return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan)
 
-    def _checked(self, f: str | TextFile | IndexedFile, allow_empty: bool = False) -> TextFile | IndexedFile:
+    def _checked(self, f, allow_empty: bool = False):
         """A file checked once: read by the workers with a cluster (:mod:`ktr.execution.ranges`),
         else streamed from here."""
-        if isinstance(f, (TextFile, IndexedFile)):
+        if not isinstance(f, (str, os.PathLike)):   # checked already: a TextFile, IndexedFile or table Column
             return f
         if self.engine.distributed and f != "-":
             return index_file(f, allow_empty=allow_empty)

@@ -112,8 +112,8 @@ def _jsonl(name: str, columns: list[str]) -> Iterator[list]:
     for number, line in _lines(name):
         try:
             record = json.loads(line)
-        except ValueError as exc:
-            raise InputError(f"{name}:{number}: not JSON ({exc.args[0]})") from None
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{name}:{number}: not JSON ({exc.msg} at character {exc.colno})") from None
         if not isinstance(record, dict):
             raise InputError(f"{name}:{number}: expected a JSON object, got {type(record).__name__}")
         missing = [c for c in columns if c not in record]

@@ -133,3 +133,36 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path):
     assert "ktr: interrupted" in run.stderr.read()
     gone, alive = psutil.wait_procs(workers, timeout=30)
     assert alive == []
+
+
+def test_a_lost_scheduler_is_a_clear_error_and_the_run_resumes(tmp_path):
+    src, hyp, ref = written(tmp_path, COPIES)
+    local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)], details=True)
+    shards = tmp_path / "shards"
+    found: dict = {}
+    lost = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                    silence_logs=logging.ERROR)
+
+    def run() -> None:
+        engine = Engine("dask", scheduler=lost.scheduler_address, shards=str(shards))
+        try:
+            found["report"] = Scorer(Config(), engine=engine).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
+        except BaseException as exc:    # handed to the test's thread
+            found["error"] = exc
+
+    scoring = threading.Thread(target=run)
+    scoring.start()
+    wait_for(lambda: len(finished_tasks(shards)) >= 2)
+    lost.close()
+    scoring.join(300)
+    assert "report" not in found
+    message = str(found["error"])
+    assert type(found["error"]).__name__ == "KtrError" and "lost the Dask scheduler" in message
+    assert f"finished tasks are kept in {shards}: run again with --resume" in message
+    kept = finished_tasks(shards)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as again:
+        engine = Engine("dask", scheduler=again.scheduler_address, shards=str(shards), resume=True)
+        resumed = Scorer(Config(), engine=engine).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
+    assert json.dumps(resumed.to_dict(sentences=True)) == json.dumps(local.to_dict(sentences=True))
+    assert sorted(finished_tasks(shards)) == list(range(TASKS)) and finished_tasks(shards)[:len(kept)] == kept

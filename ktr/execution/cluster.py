@@ -56,8 +56,12 @@ def connect(engine: Engine) -> Iterator[Any]:
         with client:
             yield client
         return
-    cluster = LocalCluster(n_workers=engine.workers or DEFAULT_WORKERS, threads_per_worker=1, processes=True,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        cluster = LocalCluster(n_workers=engine.workers or DEFAULT_WORKERS, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
+    except (RuntimeError, OSError, TimeoutError) as exc:
+        raise KtrError(f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "
+                       'runs one must guard its entry point with if __name__ == "__main__":') from None
     try:
         with Client(cluster) as client:
             yield client

@@ -58,6 +58,8 @@ class Scorer(Pipeline):
                               "pass the config only, or use jobs=1 with an analyzer or lexicon object")
         check(config, analyzer=analyzer is None)
         self.processes, self.threads = split_jobs(self.jobs, config)
+        if analyzer is None and self.engine.distributed:
+            analyzer = _described(config)
         super().__init__(config, analyzer or build_analyzer(config.analyzer, config.timeout, self.threads), lexicon)
 
     @classmethod
@@ -252,6 +254,18 @@ class Scorer(Pipeline):
             results.append(result)
         return Report(self.signature, results, signatures, warnings=messages, references=metrics,
                       headline=self.config.headline)
+
+
+def _described(config: Config) -> Analyzer:
+    """With a cluster the workers analyse: here the analyzer is only named in the signature
+    (its name, tagset and version), read from a child process that is stopped at once, so that
+    this process never holds its model (Kiwi's: about 200 MB). Were it asked to analyse, the
+    child would start again."""
+    from ktr.korean.analyzers.process import AnalyzerProcess, effective_timeout
+
+    described = AnalyzerProcess(config.analyzer, effective_timeout(config.analyzer, config.timeout) or 60)
+    described.close()
+    return described
 
 
 def _reference_statistics(keep: bool, stretch: Stretch) -> dict:

@@ -174,3 +174,25 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch, tmp_path):
     scorer = Scorer(Config(), engine=Engine("dask", scheduler="tcp://127.0.0.1:9"))
     with pytest.raises(KtrError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         scorer.score(["사과를 먹었다."], ["I ate an apple."])
+
+
+def test_an_experiment_analysed_on_a_cluster_reports_what_it_reports_locally(tmp_path, scheduler, demo_run):
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    local_folder, local = demo_run
+    assert local.returncode == 0, local.stderr
+    out = tmp_path / "report"
+    # a cache folder of its own: no analysis stored by the local run, so the workers analyse
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "KTR_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(out), "-q",
+                          "--engine", "dask", "--scheduler", scheduler], cwd=ROOT, capture_output=True, text=True,
+                         env=env)
+    assert run.returncode == 0, run.stderr
+    assert f"dask: {scheduler}" in run.stderr
+    assert (out / "results.json").read_text(encoding="utf-8") == (local_folder / "results.json").read_text(encoding="utf-8")
+    assert (out / "segments.tsv").read_text(encoding="utf-8") == (local_folder / "segments.tsv").read_text(encoding="utf-8")
+    assert list((tmp_path / "cache" / "analyses").iterdir())      # the workers' analyses, stored here

@@ -36,10 +36,6 @@ DEFAULT_WORKERS = 2
 CONNECT_TIMEOUT = 30
 
 
-def _missing() -> KtrError:
-    return KtrError('the dask engine needs Dask: pip install "ktr[dask]"')
-
-
 @contextmanager
 def connect(engine: Engine) -> Iterator[Any]:
     """A Dask client of the engine's scheduler, or of a LocalCluster started for the run (and
@@ -47,7 +43,7 @@ def connect(engine: Engine) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise _missing() from None
+        raise KtrError('the dask engine needs Dask: pip install "ktr[dask]"') from None
     if engine.scheduler:
         try:
             client = Client(engine.scheduler, timeout=CONNECT_TIMEOUT)

@@ -3,20 +3,18 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from functools import partial
-from typing import Sequence
 
 from ktr.errors import KtrError
+from ktr.execution.analyzer_pool import SharedAnalyzer
 from ktr.execution.cluster import connect, start_units
 from ktr.execution.options import Engine
 
 
-class ClusterAnalyzer:
+class ClusterAnalyzer(SharedAnalyzer):
     """Analyzer ``name`` on every worker of the engine's cluster (each builds its own, with the
     time limit ``timeout``, as a scorer builds it), every batch shared out among them. ``ktr
     run --engine dask`` analyses its corpus this way, once, before its variants are scored in
     this process; :meth:`close` lets the cluster go (and stops a local one)."""
-
-    concurrent = True   # the workers analyse while this process waits
 
     def __init__(self, name: str, engine: Engine, timeout: float | None = None):
         from ktr.korean.analyzers.base import analyzer_class
@@ -27,33 +25,20 @@ class ClusterAnalyzer:
         try:
             self._client = self._stack.enter_context(connect(engine))
             self._plugin = start_units(self._client, partial(build_analyzer, name, timeout), engine)
-            self._workers = max(1, sum(self._client.nthreads().values()))
+            self.workers = max(1, sum(self._client.nthreads().values()))
             self.version = self._client.submit(_version, self._plugin, pure=False).result()
         except BaseException:
             self.close()
             raise
 
-    def outcomes(self, texts: Sequence[str]):
-        """Per text its morphemes, or why the analyzer failed on it."""
-        texts = list(texts)
-        size = -(-len(texts) // self._workers) or 1
-        futures = [self._client.submit(_outcomes, self._plugin, texts[a:a + size], pure=False)
-                   for a in range(0, len(texts), size)]
+    def _map(self, parts: list[list[str]]) -> list[list]:
+        futures = [self._client.submit(_outcomes, self._plugin, part, pure=False) for part in parts]
         try:
-            parts = self._client.gather(futures)
+            return self._client.gather(futures)
         except KtrError:
             raise
         except Exception as exc:
             raise KtrError(f"analysis on the Dask cluster failed ({type(exc).__name__}: {exc})") from None
-        return [outcome for part in parts for outcome in part]
-
-    def analyze_many(self, texts: Sequence[str]):
-        from ktr.korean.analyzers.process import morphemes_or_raise
-
-        return morphemes_or_raise(self.outcomes(texts))
-
-    def analyze(self, text: str):
-        return self.analyze_many([text])[0]
 
     def close(self) -> None:
         self._stack.close()

@@ -14,6 +14,8 @@ to another: each task is a pure function of its stretch, so the result is the sa
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import uuid
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -54,7 +56,7 @@ def connect(engine: Engine) -> Iterator[Any]:
         return
     try:
         cluster = LocalCluster(n_workers=engine.workers or DEFAULT_WORKERS, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
     except (RuntimeError, OSError, TimeoutError) as exc:
         raise KtrError(f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "
                        'runs one must guard its entry point with if __name__ == "__main__":') from None
@@ -128,10 +130,11 @@ def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | 
 
     manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
     try:
-        with connect(engine) as client, _progress(engine, plan) as bar:
+        with _interruptible() as check, connect(engine) as client, _progress(engine, plan) as bar:
             plugin = start_units(client, factory, engine)
             try:
                 for packed, extra, lines in _in_order(client, plugin, items, name, details, side, manifest):
+                    check()
                     if merge is not None and side is not None:
                         merge(extra)
                     bar(lines)
@@ -205,6 +208,33 @@ def _failure(exc: Exception, engine: Engine, manifest) -> KtrError:
     if manifest is not None:
         text += f"; {len(manifest.done)} finished tasks are kept in {manifest.folder}: run again with --resume"
     return KtrError(text)
+
+
+@contextmanager
+def _interruptible() -> Iterator[Callable[[], None]]:
+    """Ctrl-C raises KeyboardInterrupt as it does by default, and is also remembered, so that the
+    check yielded raises it again: Python drops an exception raised inside a finalizer, and the
+    client runs many (each Dask future released runs one), so an interrupt would now and then be
+    lost and the run go on. Only in the main thread, and only over Python's own handler."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: None
+        return
+    hits: list[int] = []
+
+    def interrupted(signum, frame):
+        hits.append(signum)
+        raise KeyboardInterrupt
+
+    def check() -> None:
+        if hits:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
 
 __all__ = ["ENGINES", "Engine", "iter_stretches", "run_stretches"]
 
+
 def _nothing(stretch: Stretch) -> None:
     pass
 

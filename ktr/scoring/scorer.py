@@ -177,7 +177,8 @@ class Scorer(Pipeline):
         if not src.has_text:
             raise _blank(src.name, src.lines)
         size = self._stretch(src.lines)
-        plan = self._plan([(f.name, f.lines, getattr(f, "offsets", [None])[-1]) for f in (src, *outs.values(), *refs)],
+        sizes = [getattr(f, "offsets", [None])[-1] for f in (src, *outs.values(), *refs)]    # bytes, where known
+        plan = self._plan([(f.name, f.lines, n) for f, n in zip((src, *outs.values(), *refs), sizes)],
                           list(outs), len(refs), size, details, statistics)
         if self.engine.distributed and all(isinstance(f, IndexedFile) for f in (src, *outs.values(), *refs)):
             found = ranges(src, outs, refs, size)   # the workers read their lines

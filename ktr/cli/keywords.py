@@ -17,13 +17,11 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ktr.execution.ranges import check_file
     from ktr.scoring.scorer import Scorer
-    from ktr.execution.ranges import index_file
-    from ktr.textio import scan
 
     engine = engine_from(args)
-    # checked whole before anything is written (with a cluster, the workers read their lines)
-    source = index_file(args.src) if engine.distributed and args.src != "-" else scan(args.src)
+    source = check_file(args.src, distributed=engine.distributed)    # checked whole before anything is written
     failed = False
     for kws, why in Scorer(config_from(args), engine=engine).keywords_file(source):
         sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")

@@ -93,8 +93,8 @@ def _files(args: argparse.Namespace, distributed: bool):
     """The source, systems and references, every file checked (encoding, line counts) before
     the scorer is built, then read as scored; with a cluster, by its workers (the check notes
     where their lines begin)."""
-    from ktr.execution.ranges import index_file
-    from ktr.textio import check_counts, scan
+    from ktr.execution.ranges import check_file
+    from ktr.textio import check_counts
 
     if args.sample:
         from ktr import sample
@@ -114,14 +114,9 @@ def _files(args: argparse.Namespace, distributed: bool):
             raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
 
-    def check(path: str, allow_empty: bool = True):
-        if path == "-" or not distributed:
-            return scan(path, allow_empty=allow_empty)
-        return index_file(path, allow_empty=allow_empty)
-
-    scanned = {source_path: check(source_path, allow_empty=False)}
+    scanned = {source_path: check_file(source_path, distributed=distributed)}
     for path in [*hyp_paths, *ref_paths]:
-        scanned.setdefault(path, check(path))
+        scanned.setdefault(path, check_file(path, distributed=distributed, allow_empty=True))
     check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
     taken: set[str] = set()
     systems = {_system_name(path, taken): scanned[path] for path in hyp_paths}

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Sequence
 
 from ktr.errors import InputError
-from ktr.textio import BLOCK, BOM, _checked, _decode
+from ktr.textio import BLOCK, BOM, _checked, _decode, scan
 from ktr.execution.unit import Stretch
 
 #: lines between two noted offsets; a task's length is a multiple of it
@@ -28,6 +28,8 @@ GRANULE = 64
 TASK_LINES = 1024
 #: a shorter corpus is cut into about this many tasks, so that every worker gets several
 TASKS = 32
+#: granules read at a time when a whole file is read from here (16,384 lines)
+READ = 256
 
 
 def task_lines(lines: int) -> int:
@@ -58,8 +60,10 @@ class IndexedFile:
     held = None
 
     def __iter__(self) -> Iterator[str]:
-        first = self.offsets[0] if self.offsets else 0
-        yield from read_lines(self.name, first, self.offsets[-1] if self.offsets else 0, 0)
+        """Its lines, read ``READ`` granules at a time."""
+        last = len(self.offsets) - 1
+        for k in range(0, last, READ):
+            yield from read_lines(self.name, self.offsets[k], self.offsets[min(k + READ, last)], k * GRANULE)
 
     def span(self, first: int, lines: int) -> tuple[int, int]:
         """Bytes of lines ``first`` to ``first + lines`` (``first`` a multiple of ``GRANULE``)."""
@@ -107,6 +111,15 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
     if not lines and not allow_empty:
         raise InputError(f"{name}: file is empty")
     return IndexedFile(name, lines, has_text, offsets)
+
+
+def check_file(name: str, *, distributed: bool, allow_empty: bool = False):
+    """A file checked once before anything is scored: indexed for a cluster's workers to read
+    (:func:`index_file`), or as :func:`ktr.textio.scan` checks it to be streamed from here (and
+    always so for standard input, ``-``, which is held)."""
+    if distributed and name != "-":
+        return index_file(name, allow_empty=allow_empty)
+    return scan(name, allow_empty=allow_empty)
 
 
 def _bad_line(name: str) -> None:

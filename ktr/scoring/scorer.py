@@ -23,7 +23,7 @@ from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
 from ktr.execution.engines import Engine, iter_stretches, run_stretches
 from ktr.execution.jobs import resolve_jobs, split_jobs
-from ktr.execution.ranges import IndexedFile, index_file, ranges, task_lines
+from ktr.execution.ranges import IndexedFile, check_file, ranges, task_lines
 from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
@@ -195,9 +195,7 @@ class Scorer(Pipeline):
         else streamed from here."""
         if not isinstance(f, (str, os.PathLike)):   # checked already: a TextFile, IndexedFile or table Column
             return f
-        if self.engine.distributed and f != "-":
-            return index_file(f, allow_empty=allow_empty)
-        return scan(f, allow_empty=allow_empty)
+        return check_file(str(f), distributed=self.engine.distributed, allow_empty=allow_empty)
 
     def _stretch(self, lines: int) -> int:
         """Lines per stretch: a task's on a cluster (larger, as a task costs more to hand out)."""

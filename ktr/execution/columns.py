@@ -59,8 +59,18 @@ def check_table(name: str, columns: Sequence[str]) -> list[Column]:
     return [Column(name, c, rows, has_text if i == 0 else True) for i, c in enumerate(columns)]
 
 
+def _need(module: str):
+    """``module`` (fsspec, pyarrow.parquet), or an error saying how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise InputError(f'reading tables needs {module.split(".")[0]}: pip install "ktr[dask]"') from None
+
+
 def _open(name: str):
-    import fsspec
+    fsspec = _need("fsspec")
 
     if "://" not in name:
         from ktr.textio import _checked
@@ -84,7 +94,7 @@ def _rows(name: str, columns: list[str]) -> Iterator[list[str]]:
 
 
 def _parquet(name: str, columns: list[str]) -> Iterator[list]:
-    import pyarrow.parquet as pq
+    pq = _need("pyarrow.parquet")
 
     with _open(name) as fh:
         try:

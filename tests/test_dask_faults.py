@@ -121,9 +121,11 @@ def test_a_resume_refuses_another_runs_shards(tmp_path, scheduler):
 
 def test_ctrl_c_leaves_no_worker_behind(tmp_path):
     src, hyp, _ = written(tmp_path, COPIES * 4)
+    # Ctrl-C's default action, even where this test runs with SIGINT ignored (in the background)
     run = subprocess.Popen([sys.executable, "-m", "ktr.cli", "score", "-s", str(src), "-t", str(hyp),
                             "--engine", "dask", "--workers", "2"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)
+                           stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert "dashboard" in run.stderr.readline()
     wait_for(lambda: len(psutil.Process(run.pid).children(recursive=True)) >= 2)
     time.sleep(2)       # the workers scoring

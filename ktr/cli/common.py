@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from ktr.config import Config
+
+if TYPE_CHECKING:
+    from ktr.execution.options import Engine
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_FAILED_LINES = 3  # the run finished, but the analyzer failed on some lines (not scored)
@@ -36,11 +40,11 @@ def add_engine_arguments(p: argparse.ArgumentParser, shards: bool = False) -> No
                        help="continue the run whose shards are in --shards DIR: only the tasks not finished")
 
 
-def engine_from(args: argparse.Namespace):
+def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the arguments ask for; with Dask, its news (the dashboard) and a progress bar on stderr."""
     import sys
 
-    from ktr.execution.engines import Engine
+    from ktr.execution.options import Engine
 
     dask = args.engine == "dask"
     return Engine(args.engine, scheduler=args.scheduler, workers=args.workers,
@@ -49,7 +53,7 @@ def engine_from(args: argparse.Namespace):
                   announce=(lambda text: print(f"ktr: {text}", file=sys.stderr)) if dask else None)
 
 
-def engine_field(engine) -> dict:
+def engine_field(engine: Engine) -> dict[str, Any]:
     """The ``engine`` field of a distributed run's JSON output."""
     from ktr.execution.cluster import DEFAULT_WORKERS
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from, engine_field
 from ktr.errors import KtrError
+
+if TYPE_CHECKING:
+    from ktr.execution.ranges import CheckedFile as Checked
 
 
 def add_parser(subparsers) -> None:
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 
-def _files(args: argparse.Namespace, distributed: bool):
+def _files(args: argparse.Namespace, distributed: bool) -> tuple[Checked, dict[str, Checked], list[Checked]]:
     """The source, systems and references, every file checked (encoding, line counts) before
     the scorer is built, then read as scored; with a cluster, by its workers (the check notes
     where their lines begin)."""
@@ -114,16 +118,16 @@ def _files(args: argparse.Namespace, distributed: bool):
             raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
 
-    scanned = {source_path: check_file(source_path, distributed=distributed)}
+    scanned: dict[str, Checked] = {source_path: check_file(source_path, distributed=distributed)}
     for path in [*hyp_paths, *ref_paths]:
         scanned.setdefault(path, check_file(path, distributed=distributed, allow_empty=True))
     check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
     taken: set[str] = set()
-    systems = {_system_name(path, taken): scanned[path] for path in hyp_paths}
+    systems: dict[str, Checked] = {_system_name(path, taken): scanned[path] for path in hyp_paths}
     return scanned[source_path], systems, [scanned[path] for path in ref_paths]
 
 
-def _table(args: argparse.Namespace):
+def _table(args: argparse.Namespace) -> tuple[Checked, dict[str, Checked], list[Checked]]:
     """The columns of the table -s (:mod:`ktr.execution.columns`), checked: systems named by their columns."""
     from ktr.execution.columns import check_table
 
@@ -138,7 +142,8 @@ def _table(args: argparse.Namespace):
     n = len(args.system_column)
     if len(set(args.system_column)) < n:
         raise KtrError("--system-column: each system once")
-    return columns[0], dict(zip(args.system_column, columns[1:1 + n])), columns[1 + n:]
+    checked: list[Checked] = list(columns)
+    return checked[0], dict(zip(args.system_column, checked[1:1 + n])), checked[1 + n:]
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:

@@ -13,16 +13,19 @@ to another: each task is a pure function of its stretch, so the result is the sa
 """
 from __future__ import annotations
 
+import importlib
 import logging
 import signal
 import threading
 import uuid
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from types import FrameType
+from typing import Any, Callable, Iterator, cast
 
 from ktr.errors import KtrError
 from ktr.execution.options import Engine
 from ktr.execution.ranges import Range, read_range
+from ktr.execution.shards import Manifest, write_shard
 from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
 
 try:
@@ -38,14 +41,20 @@ DEFAULT_WORKERS = 2
 CONNECT_TIMEOUT = 30
 
 
+def _distributed() -> Any:
+    """Dask's distributed package (its client side is not typed), or an error saying how to install it."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise KtrError('the dask engine needs Dask: pip install "ktr[dask]"') from None
+
+
 @contextmanager
 def connect(engine: Engine) -> Iterator[Any]:
     """A Dask client of the engine's scheduler, or of a LocalCluster started for the run (and
     closed after it, its worker processes with it)."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise KtrError('the dask engine needs Dask: pip install "ktr[dask]"') from None
+    distributed = _distributed()
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     if engine.scheduler:
         try:
             client = Client(engine.scheduler, timeout=CONNECT_TIMEOUT)
@@ -74,17 +83,17 @@ class UnitPlugin(WorkerPlugin):
         self.factory = factory
         self.unit: Unit | None = None
 
-    def setup(self, worker=None) -> None:
+    def setup(self, worker: Any = None) -> None:
         import warnings
 
         warnings.simplefilter("ignore")     # input warnings are reported by the client
         self.unit = self.factory()
 
-    def teardown(self, worker=None) -> None:
+    def teardown(self, worker: Any = None) -> None:
         self.unit = None
 
 
-def start_units(client, factory: Callable[[], Any], engine: Engine) -> str:
+def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
     """Every worker's own unit (or analyzer) built with ``factory``, in a worker plugin whose
     name is returned; the dashboard's address announced."""
     if engine.announce is not None:
@@ -103,18 +112,19 @@ def _work(plugin: str, item: Stretch | Range, name: str, details: bool, side: Ca
           shards: str | None, index: int) -> tuple[Any, Any]:
     """A task: one stretch (sent, or read from its line ranges) scored by the worker's unit;
     its results packed, with ``side`` of the stretch; written to the shard folder if there is one."""
-    from distributed import get_worker
-
-    unit = get_worker().plugins[plugin].unit
+    unit = worker_unit(plugin)
     stretch = read_range(item) if isinstance(item, Range) else item
     with fewer_gc_pauses():
         packed = unit.pack(unit.score_stretch(stretch, name=name, details=details))
     extra = side(stretch) if side is not None else None
     if shards is not None:
-        from ktr.execution.shards import write_shard
-
         write_shard(shards, index, stretch.first, packed, extra)
     return packed, extra
+
+
+def worker_unit(plugin: str) -> Any:
+    """On a worker: what the plugin named ``plugin`` built there."""
+    return cast(UnitPlugin, _distributed().get_worker().plugins[plugin]).unit
 
 
 def _lines(item: Stretch | Range) -> int:
@@ -126,8 +136,6 @@ def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | 
              plan: Any = None) -> Iterator[Scored]:
     """Every item scored on the cluster, its results (unpacked with ``unit``) yielded in item
     order and its ``side`` handed to ``merge`` in the same order."""
-    from ktr.execution.shards import Manifest
-
     manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
     try:
         with _interruptible() as check, connect(engine) as client, _progress(engine, plan) as bar:
@@ -149,19 +157,17 @@ def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | 
             manifest.close()
 
 
-def _in_order(client, plugin: str, items: Iterator[Stretch | Range], name: str, details: bool,
-              side: Callable[[Stretch], Any] | None, manifest) -> Iterator[tuple[Any, Any, int]]:
+def _in_order(client: Any, plugin: str, items: Iterator[Stretch | Range], name: str, details: bool,
+              side: Callable[[Stretch], Any] | None, manifest: Manifest | None) -> Iterator[tuple[Any, Any, int]]:
     """(packed results, side, lines) of every item in order: from the cluster, or read back from
     the shard of an earlier run that finished it."""
-    from distributed import as_completed
-
     window = WINDOW * max(1, sum(client.nthreads().values()))
     shards = manifest.folder if manifest is not None else None
     before = manifest.done if manifest is not None else set()     # finished by an earlier run
     futures: dict[Any, int] = {}
     arrived: dict[int, tuple[Any, Any]] = {}
     sizes: dict[int, int] = {}      # the items handed out and not yet yielded
-    finished = as_completed()
+    finished = _distributed().as_completed()
     numbered = enumerate(items)
     following, more = 0, True
     try:
@@ -179,7 +185,10 @@ def _in_order(client, plugin: str, items: Iterator[Stretch | Range], name: str, 
                     futures[future] = i
                     finished.add(future)
             while following in arrived or following in before and following in sizes:
-                packed, extra = arrived.pop(following) if following in arrived else manifest.load(following)
+                if following in arrived:
+                    packed, extra = arrived.pop(following)
+                else:       # finished by an earlier run: there is a manifest
+                    packed, extra = cast(Manifest, manifest).load(following)
                 yield packed, extra, sizes.pop(following)
                 following += 1
             if following not in sizes:      # every item handed out is yielded
@@ -196,7 +205,7 @@ def _in_order(client, plugin: str, items: Iterator[Stretch | Range], name: str, 
             client.cancel(list(futures), force=True)
 
 
-def _failure(exc: Exception, engine: Engine, manifest) -> KtrError:
+def _failure(exc: Exception, engine: Engine, manifest: Manifest | None) -> KtrError:
     """An error of the cluster (a lost scheduler, a task that killed its workers) as one message."""
     kind = type(exc).__name__
     if kind == "KilledWorker":
@@ -222,7 +231,7 @@ def _interruptible() -> Iterator[Callable[[], None]]:
         return
     hits: list[int] = []
 
-    def interrupted(signum, frame):
+    def interrupted(signum: int, frame: FrameType | None) -> None:
         hits.append(signum)
         raise KeyboardInterrupt
 

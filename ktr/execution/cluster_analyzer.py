@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from functools import partial
+from typing import Any
 
 from ktr.errors import KtrError
 from ktr.execution.analyzer_pool import SharedAnalyzer
-from ktr.execution.cluster import connect, start_units
+from ktr.execution.cluster import connect, start_units, worker_unit
 from ktr.execution.options import Engine
 
 
@@ -20,7 +21,9 @@ class ClusterAnalyzer(SharedAnalyzer):
         from ktr.korean.analyzers.base import analyzer_class
         from ktr.korean.analyzers.process import build_analyzer
 
-        self.name, self.tagset = name, analyzer_class(name).tagset
+        self.name = name
+        backend: Any = analyzer_class(name)
+        self.tagset: str = backend.tagset
         self._stack = ExitStack()
         try:
             self._client = self._stack.enter_context(connect(engine))
@@ -31,10 +34,11 @@ class ClusterAnalyzer(SharedAnalyzer):
             self.close()
             raise
 
-    def _map(self, parts: list[list[str]]) -> list[list]:
+    def _map(self, parts: list[list[str]]) -> list[list[Any]]:
         futures = [self._client.submit(_outcomes, self._plugin, part, pure=False) for part in parts]
         try:
-            return self._client.gather(futures)
+            found: list[list[Any]] = self._client.gather(futures)
+            return found
         except KtrError:
             raise
         except Exception as exc:
@@ -44,17 +48,12 @@ class ClusterAnalyzer(SharedAnalyzer):
         self._stack.close()
 
 
-def _analyzer(plugin: str):
-    from distributed import get_worker
-
-    return get_worker().plugins[plugin].unit
-
-
 def _version(plugin: str) -> str:
-    return _analyzer(plugin).version
+    version: str = worker_unit(plugin).version
+    return version
 
 
-def _outcomes(plugin: str, texts: list[str]):
+def _outcomes(plugin: str, texts: list[str]) -> list[Any]:
     from ktr.korean.guard import outcomes
 
-    return outcomes(_analyzer(plugin), texts)
+    return list(outcomes(worker_unit(plugin), texts))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ktr.errors import InputError
 
@@ -52,14 +52,15 @@ def check_table(name: str, columns: Sequence[str]) -> list[Column]:
     if not columns:
         raise InputError(f"{name}: no column named to read")
     rows, has_text = 0, False
-    for rows, values in enumerate(_rows(name, list(columns)), 1):
+    for values in _rows(name, list(columns)):
+        rows += 1
         has_text = has_text or bool(values[0].strip())
     if not rows:
         raise InputError(f"{name}: the table has no rows")
     return [Column(name, c, rows, has_text if i == 0 else True) for i, c in enumerate(columns)]
 
 
-def _need(module: str):
+def _need(module: str) -> Any:
     """``module`` (fsspec, pyarrow.parquet), or an error saying how to install it."""
     import importlib
 
@@ -69,7 +70,7 @@ def _need(module: str):
         raise InputError(f'reading tables needs {module.split(".")[0]}: pip install "ktr[dask]"') from None
 
 
-def _open(name: str):
+def _open(name: str) -> Any:
     fsspec = _need("fsspec")
 
     if "://" not in name:
@@ -93,7 +94,7 @@ def _rows(name: str, columns: list[str]) -> Iterator[list[str]]:
         yield values
 
 
-def _parquet(name: str, columns: list[str]) -> Iterator[list]:
+def _parquet(name: str, columns: list[str]) -> Iterator[list[Any]]:
     pq = _need("pyarrow.parquet")
 
     with _open(name) as fh:
@@ -118,7 +119,7 @@ def _lines(name: str) -> Iterator[tuple[int, str]]:
             yield number, _decode(raw[:-1] if raw.endswith(b"\n") else raw, name, number)
 
 
-def _jsonl(name: str, columns: list[str]) -> Iterator[list]:
+def _jsonl(name: str, columns: list[str]) -> Iterator[list[Any]]:
     for number, line in _lines(name):
         try:
             record = json.loads(line)
@@ -132,7 +133,7 @@ def _jsonl(name: str, columns: list[str]) -> Iterator[list]:
         yield [record[c] for c in columns]
 
 
-def _tsv(name: str, columns: list[str]) -> Iterator[list]:
+def _tsv(name: str, columns: list[str]) -> Iterator[list[Any]]:
     lines = _lines(name)
     header = next(lines, (1, ""))[1].split("\t")
     _require(name, columns, header)
@@ -144,7 +145,7 @@ def _tsv(name: str, columns: list[str]) -> Iterator[list]:
         yield [fields[i] for i in where]
 
 
-def _require(name: str, columns: Sequence[str], present) -> None:
+def _require(name: str, columns: Sequence[str], present: Iterable[Any]) -> None:
     for c in columns:
         if c not in present:
             raise InputError(f"{name}: no column {c!r}; its columns: {', '.join(map(str, present))}")

@@ -12,12 +12,13 @@ offsets cost 8 bytes per ``GRANULE`` lines (12 MB per file of 100 million lines)
 from __future__ import annotations
 
 import codecs
+import importlib
 from array import array
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple, Sequence
+from typing import Any, Iterator, NamedTuple, Protocol, Sequence
 
 from ktr.errors import InputError
-from ktr.textio import BLOCK, BOM, _checked, _decode, scan
+from ktr.textio import BLOCK, BOM, TextFile, _checked, _decode, scan
 from ktr.execution.unit import Stretch
 
 #: lines between two noted offsets; a task's length is a multiple of it
@@ -32,16 +33,32 @@ TASKS = 32
 READ = 256
 
 
+class CheckedFile(Protocol):
+    """An input checked once before anything is scored, read as it is scored: a
+    :class:`ktr.textio.TextFile`, an :class:`IndexedFile` or a table's column
+    (:class:`ktr.execution.columns.Column`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def lines(self) -> int: ...
+
+    @property
+    def has_text(self) -> bool: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+
 def task_lines(lines: int) -> int:
     """Lines per task for a corpus of ``lines`` lines: a multiple of ``GRANULE``, at most ``TASK_LINES``."""
     per = -(-lines // TASKS)
     return min(TASK_LINES, max(GRANULE, -(-per // GRANULE) * GRANULE))
 
 
-def _open(name: str):
-    import fsspec
-
-    return fsspec.open(name, "rb")
+def _open(name: str) -> Any:
+    """An fsspec file to open (fsspec is not typed)."""
+    return importlib.import_module("fsspec").open(name, "rb")
 
 
 def _is_url(name: str) -> bool:
@@ -56,7 +73,7 @@ class IndexedFile:
     name: str
     lines: int
     has_text: bool
-    offsets: array = field(repr=False, compare=False, default_factory=lambda: array("q"))
+    offsets: array[int] = field(repr=False, compare=False, default_factory=lambda: array("q"))
     held = None
 
     def __iter__(self) -> Iterator[str]:
@@ -113,7 +130,7 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
     return IndexedFile(name, lines, has_text, offsets)
 
 
-def check_file(name: str, *, distributed: bool, allow_empty: bool = False):
+def check_file(name: str, *, distributed: bool, allow_empty: bool = False) -> TextFile | IndexedFile:
     """A file checked once before anything is scored: indexed for a cluster's workers to read
     (:func:`index_file`), or as :func:`ktr.textio.scan` checks it to be streamed from here (and
     always so for standard input, ``-``, which is held)."""
@@ -151,7 +168,7 @@ class Range(NamedTuple):
     first: int
     lines: int
     source: tuple[str, int, int]
-    systems: tuple[tuple[str, str, int, int], ...]
+    systems: tuple[tuple[str, str | None, int, int], ...]
     references: tuple[tuple[str, int, int], ...] = ()
 
 
@@ -175,6 +192,5 @@ def read_range(item: Range) -> Stretch:
             raise InputError(f"{name}: lines {item.first + 1}-{item.first + item.lines} changed since it was checked")
         return found
 
-    return Stretch(item.first, read(*item.source),
-                   {name: read(*where) if where[0] is not None else [""] * item.lines for name, *where in item.systems},
-                   [read(*where) for where in item.references])
+    systems = {name: read(path, a, b) if path is not None else [""] * item.lines for name, path, a, b in item.systems}
+    return Stretch(item.first, read(*item.source), systems, [read(*where) for where in item.references])

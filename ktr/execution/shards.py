@@ -81,7 +81,7 @@ class Manifest:
             if json.loads(json.dumps(plan)) != head.get("plan"):
                 raise InputError(f"{self.path}: written by another run (other inputs, settings or ktr "
                                  "version); resume with the same command, or give an empty folder")
-            for number, line in enumerate(fh, 2):
+            for line in fh:
                 try:
                     index = json.loads(line)["task"]
                 except (ValueError, KeyError, TypeError):
@@ -98,7 +98,8 @@ class Manifest:
     def load(self, index: int) -> tuple[Any, Any]:
         """The results of a task an earlier run finished, read from its shard."""
         path = (Path(self.folder) / shard_name(index)).with_suffix(".pickle")
-        return pickle.loads(path.read_bytes())
+        packed, side = pickle.loads(path.read_bytes())
+        return packed, side
 
     def close(self) -> None:
         self._out.close()

@@ -23,7 +23,7 @@ from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
 from ktr.execution.engines import Engine, iter_stretches, run_stretches
 from ktr.execution.jobs import resolve_jobs, split_jobs
-from ktr.execution.ranges import IndexedFile, check_file, ranges, task_lines
+from ktr.execution.ranges import CheckedFile, IndexedFile, check_file, ranges, task_lines
 from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
@@ -161,8 +161,8 @@ class Scorer(Pipeline):
         plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, details, statistics)
         return self._score(stretches, list(systems), bool(references), source_name, details, statistics, plan)
 
-    def score_files(self, source: str | TextFile, hypotheses: Mapping[str, str | TextFile],
-                    references: Sequence[str | TextFile] = (), *, details: bool = True,
+    def score_files(self, source: str | CheckedFile, hypotheses: Mapping[str, str | CheckedFile],
+                    references: Sequence[str | CheckedFile] = (), *, details: bool = True,
                     statistics: bool = False) -> Report:
         """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
         read a stretch at a time: memory does not grow with the files' length (only by each
@@ -190,7 +190,7 @@ class Scorer(Pipeline):
 
         return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan)
 
-    def _checked(self, f, allow_empty: bool = False):
+    def _checked(self, f: str | os.PathLike[str] | CheckedFile, allow_empty: bool = False) -> CheckedFile:
         """A file checked once: read by the workers with a cluster (:mod:`ktr.execution.ranges`),
         else streamed from here."""
         if not isinstance(f, (str, os.PathLike)):   # checked already: a TextFile, IndexedFile or table Column
@@ -208,7 +208,7 @@ class Scorer(Pipeline):
                 "references": references, "task_lines": size, "details": details, "statistics": statistics,
                 "lines": inputs[0][1]}
 
-    def keywords_file(self, source: str | TextFile | IndexedFile) -> Iterator[tuple[list[Keyword], str | None]]:
+    def keywords_file(self, source: str | CheckedFile) -> Iterator[tuple[list[Keyword], str | None]]:
         """Each line's keywords and why its analysis failed (or None), in order, read a stretch
         at a time; input warnings go out through :mod:`warnings` as the stretches are done."""
         src = self._checked(source)

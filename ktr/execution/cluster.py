@@ -14,6 +14,7 @@ to another: each task is a pure function of its stretch, so the result is the sa
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import signal
 import threading
@@ -99,7 +100,10 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
     if engine.announce is not None:
         n = engine.workers or DEFAULT_WORKERS
         where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
-        engine.announce(f"dask: {where}; dashboard {client.dashboard_link}")
+        dashboard = client.dashboard_link
+        if not engine.scheduler and importlib.util.find_spec("bokeh") is None:     # the scheduler is here
+            dashboard = "none (it needs bokeh: pip install bokeh)"
+        engine.announce(f"dask: {where}; dashboard {dashboard}")
     plugin = f"ktr-unit-{uuid.uuid4().hex}"
     try:
         client.register_plugin(UnitPlugin(factory), name=plugin)

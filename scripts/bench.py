@@ -3,6 +3,7 @@
 
     python scripts/bench.py [--data ../shared/data] [--lines 10000] [--slow-lines 300]
                             [--analyzers kiwi,mecab,okt,komoran,hannanum,kkma] [--repeat 3]
+    python scripts/bench.py --engines [--analyzers kiwi] [--engine-lines 20000] [--memory-lines 200000]
 
 The corpus is news-dev (Korean source, English translation) repeated to ``--lines`` lines; each
 copy after the first ends in its copy number (" 2", " 3", ...) on both sides, so no line occurs
@@ -31,6 +32,9 @@ else the machine was doing; on a shared virtual machine a single timing varies b
 KoNLPy's analyzers are slow (Kkma about 25 lines/s), so they run on the first ``--slow-lines``
 lines only, the raw ones each in a fresh process (a JVM of its own, as ktr's child process has).
 Skips with a message when the data folder is absent. Speed belongs here, not in tests.
+
+``--engines`` measures the Dask engine beside the local one instead (scripts/bench_cluster.py
+says what, docs/cluster.md shows the figures).
 """
 from __future__ import annotations
 
@@ -174,11 +178,26 @@ def main() -> int:
     parser.add_argument("--slow-lines", type=int, default=300, help="lines for the KoNLPy analyzers")
     parser.add_argument("--analyzers", default=",".join(FAST + KONLPY))
     parser.add_argument("--repeat", type=int, default=3, help="timings per measurement; the fastest is kept")
+    parser.add_argument("--engines", action="store_true",
+                        help="only the Dask engine beside the local one (scripts/bench_cluster.py), on the first "
+                             "analyzer of --analyzers")
+    parser.add_argument("--engine-lines", type=int, default=20_000, help="lines the engines score (--engines)")
+    parser.add_argument("--memory-lines", type=int, default=200_000,
+                        help="lines of the client memory measurement (--engines; 0: left out)")
     args = parser.parse_args()
     if not (args.data / "news-dev.ko").is_file():
         print(f"skipped: parallel data not found in {args.data}")
         return 0
     warnings.simplefilter("ignore", InputWarning)
+    if args.engines:
+        import bench_cluster
+
+        ko, en = read_lines(args.data / "news-dev.ko"), read_lines(args.data / "news-dev.en")
+        print(f"ktr {__version__} on {date.today().isoformat()}; {machine()}\n")
+        memory = [corpus(ko, args.memory_lines), corpus(en, args.memory_lines)] if args.memory_lines else []
+        bench_cluster.report(corpus(ko, args.engine_lines), corpus(en, args.engine_lines),
+                             args.analyzers.split(",")[0], args.repeat, memory)
+        return 0
     source = corpus(read_lines(args.data / "news-dev.ko"), args.lines)
     english = corpus(read_lines(args.data / "news-dev.en"), args.lines)
     names = [n for n in args.analyzers.split(",") if n]

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from ktr.config import Config
+
+if TYPE_CHECKING:
+    from ktr.execution.options import Engine
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_FAILED_LINES = 3  # the run finished, but the analyzer failed on some lines (not scored)
@@ -16,3 +20,42 @@ def config_from(args: argparse.Namespace) -> Config:
     if getattr(args, "headline", None):
         config = config.replace(headline=args.headline)
     return config
+
+
+def add_engine_arguments(p: argparse.ArgumentParser, shards: bool = False) -> None:
+    """--engine, --scheduler and --workers (and with ``shards``, --shards and --resume)."""
+    from ktr.execution.engines import ENGINES
+
+    g = p.add_argument_group("engine (docs/cluster.md)")
+    g.add_argument("--engine", choices=ENGINES, default="local",
+                   help="local: this machine (--jobs); dask: the workers of a Dask cluster (default local)")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="the Dask scheduler to run on (tcp://host:8786); without it, a local cluster of --workers")
+    g.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes of the local Dask cluster started for the run (default 2)")
+    if shards:
+        g.add_argument("--shards", metavar="DIR",
+                       help="write each task's per-line results into DIR as it finishes, with a manifest (dask)")
+        g.add_argument("--resume", action="store_true",
+                       help="continue the run whose shards are in --shards DIR: only the tasks not finished")
+
+
+def engine_from(args: argparse.Namespace) -> Engine:
+    """The engine the arguments ask for; with Dask, its news (the dashboard) and a progress bar on stderr."""
+    import sys
+
+    from ktr.execution.options import Engine
+
+    dask = args.engine == "dask"
+    return Engine(args.engine, scheduler=args.scheduler, workers=args.workers,
+                  shards=getattr(args, "shards", None), resume=getattr(args, "resume", False),
+                  progress=dask and not getattr(args, "quiet", False),
+                  announce=(lambda text: print(f"ktr: {text}", file=sys.stderr)) if dask else None)
+
+
+def engine_field(engine: Engine) -> dict[str, Any]:
+    """The ``engine`` field of a distributed run's JSON output."""
+    from ktr.execution.cluster import DEFAULT_WORKERS
+
+    workers = engine.workers or (None if engine.scheduler else DEFAULT_WORKERS)     # a scheduler's: its own
+    return {"name": engine.name, "scheduler": engine.scheduler, "workers": workers}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -12,17 +12,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-s", "--src", required=True, help="Korean source file")
     p.add_argument("-c", "--config", help="YAML config")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    add_engine_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ktr.execution.ranges import check_file
     from ktr.scoring.scorer import Scorer
-    from ktr.textio import scan
 
-    source = scan(args.src)     # checked whole before anything is written
+    engine = engine_from(args)
+    source = check_file(args.src, distributed=engine.distributed)    # checked whole before anything is written
     failed = False
-    for prepared in Scorer(config_from(args)).prepare_file(source):
-        for kws in prepared.keywords:
-            sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
-        failed = failed or any(prepared.failed)
+    for kws, why in Scorer(config_from(args), engine=engine).keywords_file(source):
+        sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
+        failed = failed or bool(why)
     return EXIT_FAILED_LINES if failed else EXIT_OK

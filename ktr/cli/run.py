@@ -5,7 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, engine_from
+from ktr.errors import KtrError
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,6 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="cores to analyse the source with: Kiwi's own threads, or a process per core "
                         "for other analyzers (0: every core; default 1)")
+    add_engine_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -27,10 +29,13 @@ def run(args: argparse.Namespace) -> int:
     from ktr.experiments.runner import run_experiment
 
     jobs = resolve_jobs(args.jobs)
+    engine = engine_from(args)
+    if engine.distributed and jobs > 1:
+        raise KtrError("--jobs is this machine's cores (--engine local); a Dask cluster's are its --workers")
     experiment = load_experiment(args.config)
     folder = Path(args.output) if args.output else experiment.output_dir()
     prepare_output(folder, args.overwrite)      # refuse before spending minutes on the run
-    run = run_experiment(experiment, quiet=args.quiet, jobs=jobs)
+    run = run_experiment(experiment, quiet=args.quiet, jobs=jobs, engine=engine)
     written = write_reports(run, folder, overwrite=args.overwrite)
     sys.stdout.write(summary_text(run))
     print(f"\nwritten to {folder}/: {', '.join(p.name for p in written)} ({run.seconds:.1f} s)")

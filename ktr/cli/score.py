@@ -4,9 +4,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from, engine_field
 from ktr.errors import KtrError
+
+if TYPE_CHECKING:
+    from ktr.execution.ranges import CheckedFile as Checked
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +36,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="cores to score with: Kiwi's own threads, two per process, or a process per "
                         "core for other analyzers (0: every core; default 1)")
+    g = p.add_argument_group("columnar input: -s names a Parquet, JSON Lines or TSV table")
+    g.add_argument("--source-column", metavar="NAME", help="the table's column of Korean sources")
+    g.add_argument("--system-column", nargs="+", metavar="NAME", help="its columns of MT outputs, one per system")
+    g.add_argument("--reference-column", nargs="+", metavar="NAME", help="its columns of references")
+    add_engine_arguments(p, shards=True)
     p.set_defaults(func=run)
 
 
@@ -50,7 +59,46 @@ def _system_name(path: str, taken: set[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     from ktr.reports.tables import as_json, as_text, as_tsv
     from ktr.scoring.scorer import Scorer
-    from ktr.textio import check_counts, scan
+
+    engine = engine_from(args)
+    if args.source_column or args.system_column or args.reference_column:
+        source, systems, references = _table(args)
+    else:
+        source, systems, references = _files(args, engine.distributed)
+    scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
+    details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
+    bootstrap = args.confidence or args.paired_bs
+    report = scorer.score_files(source, systems, references, details=details, statistics=bootstrap)
+    if bootstrap:
+        from ktr.scoring.significance import bootstrap_report
+
+        report.estimates = bootstrap_report(report, args.bootstrap_resamples, args.seed, paired=args.paired_bs)
+    if args.explain:
+        from ktr.reports.explain import as_explain
+
+        sys.stdout.write(as_explain(report, list(source), {n: list(f) for n, f in systems.items()}))
+    elif args.format == "json":
+        if engine.distributed:   # as -f json prints it, and where it ran
+            import json
+
+            text = json.dumps({**report.to_dict(sentences=args.sentences), "engine": engine_field(engine)},
+                              ensure_ascii=False, indent=2)
+        else:
+            text = as_json(report, sentences=args.sentences)
+        sys.stdout.write(text + "\n")
+    elif args.format == "tsv":
+        sys.stdout.write(as_tsv(report))
+    else:
+        sys.stdout.write(as_text(report, sentences=args.sentences))
+    return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
+
+
+def _files(args: argparse.Namespace, distributed: bool) -> tuple[Checked, dict[str, Checked], list[Checked]]:
+    """The source, systems and references, every file checked (encoding, line counts) before
+    the scorer is built, then read as scored; with a cluster, by its workers (the check notes
+    where their lines begin)."""
+    from ktr.execution.ranges import check_file
+    from ktr.textio import check_counts
 
     if args.sample:
         from ktr import sample
@@ -69,34 +117,33 @@ def run(args: argparse.Namespace) -> int:
         if [source_path, *hyp_paths, *ref_paths].count("-") > 1:
             raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
-    # every file checked (encoding, line counts) before the scorer is built; then read as scored
-    scanned = {source_path: scan(source_path)}
+
+    scanned: dict[str, Checked] = {source_path: check_file(source_path, distributed=distributed)}
     for path in [*hyp_paths, *ref_paths]:
-        scanned.setdefault(path, scan(path, allow_empty=True))
+        scanned.setdefault(path, check_file(path, distributed=distributed, allow_empty=True))
     check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
     taken: set[str] = set()
-    systems = {_system_name(path, taken): scanned[path] for path in hyp_paths}
-    scorer = Scorer(config_from(args), jobs=args.jobs)
-    details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
-    bootstrap = args.confidence or args.paired_bs
-    report = scorer.score_files(scanned[source_path], systems, [scanned[path] for path in ref_paths],
-                                details=details, statistics=bootstrap)
-    if bootstrap:
-        from ktr.scoring.significance import bootstrap_report
+    systems: dict[str, Checked] = {_system_name(path, taken): scanned[path] for path in hyp_paths}
+    return scanned[source_path], systems, [scanned[path] for path in ref_paths]
 
-        report.estimates = bootstrap_report(report, args.bootstrap_resamples, args.seed, paired=args.paired_bs)
-    if args.explain:
-        from ktr.reports.explain import as_explain
 
-        sys.stdout.write(as_explain(report, list(scanned[source_path]), {n: list(f) for n, f in systems.items()}))
-    elif args.format == "json":
-        text = as_json(report, sentences=args.sentences)
-        sys.stdout.write(text + "\n")
-    elif args.format == "tsv":
-        sys.stdout.write(as_tsv(report))
-    else:
-        sys.stdout.write(as_text(report, sentences=args.sentences))
-    return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
+def _table(args: argparse.Namespace) -> tuple[Checked, dict[str, Checked], list[Checked]]:
+    """The columns of the table -s (:mod:`ktr.execution.columns`), checked: systems named by their columns."""
+    from ktr.execution.columns import check_table
+
+    if not (args.src and args.source_column and args.system_column):
+        raise KtrError("a table needs -s TABLE, --source-column and --system-column")
+    if args.hyp or args.ref:
+        raise KtrError("with a table, systems and references are its columns (--system-column, "
+                       "--reference-column), not files")
+    _check_bootstrap(args, len(args.system_column))
+    names = [args.source_column, *args.system_column, *(args.reference_column or [])]
+    columns = check_table(args.src, names)
+    n = len(args.system_column)
+    if len(set(args.system_column)) < n:
+        raise KtrError("--system-column: each system once")
+    checked: list[Checked] = list(columns)
+    return checked[0], dict(zip(args.system_column, checked[1:1 + n])), checked[1 + n:]
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:

@@ -3,39 +3,26 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ktr.errors import KtrError
 
 
-class AnalyzerPool:
-    """An analyzer whose every batch is shared out among ``jobs`` worker processes (spawned),
-    each with its own copy of analyzer ``name``, built as a scorer builds it (with the time
-    limit ``timeout``, see :func:`~ktr.korean.analyzers.process.build_analyzer`). ``ktr run --jobs N``
-    analyses a corpus this way before its variants are scored, unless the analyzer has threads
-    of its own (:func:`~ktr.execution.jobs.split_jobs`). Failed texts are reported like the
-    analyzer's own failures (:mod:`ktr.korean.guard`); :meth:`close` stops the workers."""
+class SharedAnalyzer:
+    """An analyzer whose every batch is shared out among ``workers`` workers, each with its own
+    copy of the analyzer; :meth:`_map` hands them their parts."""
 
     concurrent = True   # the workers analyse while this process waits
+    workers = 1
 
-    def __init__(self, name: str, jobs: int, timeout: float | None = None):
-        from ktr.korean.analyzers.base import analyzer_class
-
-        self.name, self.jobs = name, jobs
-        self.tagset = analyzer_class(name).tagset
-        self._pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start_analyzer, initargs=(name, timeout))
-        try:
-            self.version = self._pool.submit(_analyzer_version).result()
-        except Exception as exc:
-            self.close()
-            raise KtrError(f"the {name} analyzer could not start in a worker process ({type(exc).__name__}: {exc})") from None
+    def _map(self, parts: list[list[str]]) -> Iterable[list]:
+        raise NotImplementedError
 
     def outcomes(self, texts: Sequence[str]):
         """Per text its morphemes, or why the analyzer failed on it."""
         texts = list(texts)
-        size = -(-len(texts) // self.jobs) or 1
-        parts = self._pool.map(_outcomes, [texts[a:a + size] for a in range(0, len(texts), size)])
+        size = -(-len(texts) // self.workers) or 1
+        parts = self._map([texts[a:a + size] for a in range(0, len(texts), size)])
         return [outcome for part in parts for outcome in part]
 
     def analyze_many(self, texts: Sequence[str]):
@@ -45,6 +32,31 @@ class AnalyzerPool:
 
     def analyze(self, text: str):
         return self.analyze_many([text])[0]
+
+
+class AnalyzerPool(SharedAnalyzer):
+    """An analyzer whose every batch is shared out among ``jobs`` worker processes (spawned),
+    each with its own copy of analyzer ``name``, built as a scorer builds it (with the time
+    limit ``timeout``, see :func:`~ktr.korean.analyzers.process.build_analyzer`). ``ktr run --jobs N``
+    analyses a corpus this way before its variants are scored, unless the analyzer has threads
+    of its own (:func:`~ktr.execution.jobs.split_jobs`). Failed texts are reported like the
+    analyzer's own failures (:mod:`ktr.korean.guard`); :meth:`close` stops the workers."""
+
+    def __init__(self, name: str, jobs: int, timeout: float | None = None):
+        from ktr.korean.analyzers.base import analyzer_class
+
+        self.name, self.jobs, self.workers = name, jobs, jobs
+        self.tagset = analyzer_class(name).tagset
+        self._pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start_analyzer, initargs=(name, timeout))
+        try:
+            self.version = self._pool.submit(_analyzer_version).result()
+        except Exception as exc:
+            self.close()
+            raise KtrError(f"the {name} analyzer could not start in a worker process ({type(exc).__name__}: {exc})") from None
+
+    def _map(self, parts: list[list[str]]) -> Iterable[list]:
+        return self._pool.map(_outcomes, parts)
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)

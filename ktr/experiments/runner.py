@@ -29,6 +29,7 @@ from ktr.korean.keywords import CLASSES
 from ktr.korean.normalize import normalize_source
 from ktr.execution.analyzer_pool import AnalyzerPool
 from ktr.execution.jobs import split_jobs
+from ktr.execution.options import Engine
 from ktr.scoring.preflight import check
 from ktr.progress import Progress
 from ktr.scoring.reference import meteor_sentences, meteor_signature
@@ -171,23 +172,24 @@ def _differences(base: SystemResult, other: SystemResult, top: int) -> list[Diff
 
 def run_experiment(exp: Experiment, *, quiet: bool = False,
                    analyzer_factory: Callable[[str], Analyzer] | None = None,
-                   analysis_cache: str | os.PathLike | None = None, jobs: int = 1) -> Run:
+                   analysis_cache: str | os.PathLike | None = None, jobs: int = 1, engine: Engine | None = None) -> Run:
     """Score every variant and system of ``exp`` and compare them (see the module docstring).
 
     ``analyzer_factory`` builds an analyzer by name (default: as the variant's config says, with
     its ``timeout``); ``analysis_cache`` is the folder of stored analyses (default: ``analyses/``
     in ktr's cache folder); ``jobs`` > 1 analyses on that many cores: in the analyzer's own
-    threads if it has them (Kiwi), else in worker processes (:class:`~ktr.execution.analyzer_pool.AnalyzerPool`)."""
-    pools: list[AnalyzerPool] = []
+    threads if it has them (Kiwi), else in worker processes (:class:`~ktr.execution.analyzer_pool.AnalyzerPool`);
+    with a Dask ``engine``, on the cluster's workers (:class:`~ktr.execution.cluster_analyzer.ClusterAnalyzer`)."""
+    pools: list = []
     try:
-        return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools)
+        return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools, engine)
     finally:
         for pool in pools:
             pool.close()
 
 
 def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyzer] | None,
-         analysis_cache: str | os.PathLike | None, jobs: int, pools: list[AnalyzerPool]) -> Run:
+         analysis_cache: str | os.PathLike | None, jobs: int, pools: list, engine: Engine | None) -> Run:
     started = time.perf_counter()
     progress = Progress(quiet)
     files = {str(exp.data.source): read_lines(exp.data.source)}
@@ -197,7 +199,7 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
     sources = files[str(exp.data.source)]
     outputs = {name: files[str(path)] for name, path in exp.data.systems.items()}
     references = [files[str(path)] for path in exp.data.references]
-    variants = _variants(exp, sources, outputs, progress, analyzer_factory, analysis_cache, jobs, pools)
+    variants = _variants(exp, sources, outputs, progress, analyzer_factory, analysis_cache, jobs, pools, engine)
     reference_scores, reference_stats, signatures = _reference_metrics(exp, outputs, references, progress)
     run = Run(exp, sources, outputs, references, variants, {}, signatures)
     _compare(run, reference_scores, reference_stats, progress)
@@ -207,7 +209,7 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
 
 def _variants(exp: Experiment, sources: list[str], outputs: dict[str, list[str]], progress: Progress,
               analyzer_factory: Callable[[str], Analyzer] | None, analysis_cache: str | os.PathLike | None,
-              jobs: int, pools: list[AnalyzerPool]) -> list[VariantRun]:
+              jobs: int, pools: list, engine: Engine | None = None) -> list[VariantRun]:
     """Every variant scored on every system. The analyses and prepared sources are let go on
     return: what follows (reference metrics, the bootstrap, the reports) needs only the results."""
     analyzers: dict[tuple[str, float | None], CachedAnalyzer] = {}
@@ -218,6 +220,12 @@ def _variants(exp: Experiment, sources: list[str], outputs: dict[str, list[str]]
         if analyzer is None:
             if analyzer_factory:
                 inner = analyzer_factory(config.analyzer)
+            elif engine is not None and engine.distributed:
+                from ktr.execution.cluster_analyzer import ClusterAnalyzer
+
+                check(config)
+                inner = ClusterAnalyzer(config.analyzer, engine, config.timeout)
+                pools.append(inner)
             else:
                 check(config)
                 processes, threads = split_jobs(jobs, config)

@@ -10,7 +10,8 @@ score`` to 2.6 GB).
 from __future__ import annotations
 
 import logging
-from typing import Iterable, Sequence
+from functools import lru_cache
+from typing import Iterable, Mapping, Sequence
 
 #: reference-based metrics computed with sacreBLEU, by the name ktr reports them under
 SACREBLEU_METRICS = ("bleu", "chrf")
@@ -71,6 +72,30 @@ def _warn_if_tokenized(lines: int) -> None:
         log.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
 
 
+def stretch_statistics(systems: Mapping[str, Sequence[str]], references: Iterable[Sequence[str]],
+                       keep: bool = False) -> dict[str, dict]:
+    """What :class:`ReferenceScores` sums of some lines of each system's output and of each
+    reference stream: per system, per metric the statistics summed (and each sentence's, with
+    ``keep``), and how many lines end in a tokenized period. Plain data: a cluster's worker
+    computes it beside the stretch it scores, and the client merges it (:meth:`ReferenceScores.merge`)."""
+    from sacrebleu.utils import sum_of_lists
+
+    refs = [list(r) for r in references]
+    out: dict[str, dict] = {}
+    for system, hypotheses in systems.items():
+        found: dict = {"tokenized": sum(h.endswith(" .") for h in hypotheses), "references": len(refs)}
+        for name in SACREBLEU_METRICS:
+            stats = _cached_extractor(name)._extract_corpus_statistics(list(hypotheses), refs)
+            found[name] = (sum_of_lists(stats) if stats else None, stats if keep else None)
+        out[system] = found
+    return out
+
+
+@lru_cache(maxsize=None)
+def _cached_extractor(name: str):
+    return _extractor(name)
+
+
 class ReferenceScores:
     """BLEU and chrF of each system, fed stretch by stretch (:meth:`add`); with ``keep``, each
     sentence's statistics are kept too (for bootstrap resampling)."""
@@ -84,16 +109,22 @@ class ReferenceScores:
 
     def add(self, system: str, hypotheses: Sequence[str], references: Iterable[Sequence[str]]) -> None:
         """The next lines of ``system``'s output and of each reference stream."""
+        self.merge(stretch_statistics({system: hypotheses}, references, self.keep))
+
+    def merge(self, found: dict[str, dict]) -> None:
+        """The statistics of the next lines of each system (:func:`stretch_statistics`), summed in."""
         from sacrebleu.utils import sum_of_lists
 
-        refs = [list(r) for r in references]
-        self._tokenized[system] = self._tokenized.get(system, 0) + sum(h.endswith(" .") for h in hypotheses)
-        for name, metric in self._metrics.items():
-            stats = metric._extract_corpus_statistics(list(hypotheses), refs)
-            total = self._sums.get((system, name))
-            self._sums[system, name] = sum_of_lists(stats if total is None else [total, *stats])
-            if self.keep:
-                self._kept.setdefault((system, name), []).extend(stats)
+        for system, by_metric in found.items():
+            self._tokenized[system] = self._tokenized.get(system, 0) + by_metric["tokenized"]
+            for name, metric in self._metrics.items():
+                metric.num_refs = by_metric["references"]   # for its signature, as extracting sets it
+                total, stats = self._sums.get((system, name)), by_metric[name]
+                if stats[0] is None:    # no lines
+                    continue
+                self._sums[system, name] = stats[0] if total is None else sum_of_lists([total, stats[0]])
+                if self.keep:
+                    self._kept.setdefault((system, name), []).extend(stats[1])
 
     def scores(self, system: str) -> dict[str, tuple[float, str]]:
         """``{"bleu": (score, signature), "chrf": (score, signature)}``: the corpus scores (rounded

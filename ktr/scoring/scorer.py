@@ -12,6 +12,8 @@ BLEU and chrF are summed as the stretches go by.
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 import warnings
 from functools import partial
 from typing import Iterable, Iterator, Mapping, Sequence
@@ -19,15 +21,16 @@ from typing import Iterable, Iterator, Mapping, Sequence
 from ktr import __version__
 from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
-from ktr.execution.engines import run_stretches
+from ktr.execution.engines import Engine, iter_stretches, run_stretches
 from ktr.execution.jobs import resolve_jobs, split_jobs
+from ktr.execution.ranges import CheckedFile, IndexedFile, check_file, ranges, task_lines
 from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.scoring.pipeline import Pipeline, Prepared
-from ktr.scoring.reference import ReferenceScores
+from ktr.scoring.reference import ReferenceScores, stretch_statistics
 from ktr.scoring.results import Report, Signature, SystemResult
 from ktr.textio import TextFile, aligned, check_counts, scan
 
@@ -36,20 +39,27 @@ class Scorer(Pipeline):
     """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
 
     def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
-                 lexicon: Lexicon | None = None, jobs: int | None = 1):
+                 lexicon: Lexicon | None = None, jobs: int | None = 1, engine: Engine | str | None = None):
         """``jobs``: cores that :meth:`score` uses (0: all), as processes or, for an analyzer with
-        threads of its own, as its threads (see :mod:`ktr.execution.jobs`). The scorer builds its
-        analyzer and lexicon from the config, and so does each further process, so ``jobs > 1``
-        cannot be combined with an ``analyzer`` or ``lexicon`` object."""
+        threads of its own, as its threads (see :mod:`ktr.execution.jobs`). ``engine``: where the
+        stretches run, ``"local"`` (the default) or an :class:`~ktr.execution.engines.Engine`
+        (``Engine("dask", scheduler=...)``: the workers of a Dask cluster). The scorer builds its
+        analyzer and lexicon from the config, and so does each further process or worker, so
+        ``jobs > 1`` or a cluster cannot be combined with an ``analyzer`` or ``lexicon`` object."""
         from ktr.scoring.preflight import check
 
         config = config or Config()
         self.jobs = resolve_jobs(jobs)
-        if self.jobs > 1 and (analyzer is not None or lexicon is not None):
+        self.engine = engine if isinstance(engine, Engine) else Engine(engine or "local")
+        if self.engine.distributed and self.jobs > 1:
+            raise ConfigError("jobs are this machine's cores (the local engine); a cluster's are its workers")
+        if (self.jobs > 1 or self.engine.distributed) and (analyzer is not None or lexicon is not None):
             raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
                               "pass the config only, or use jobs=1 with an analyzer or lexicon object")
         check(config, analyzer=analyzer is None)
         self.processes, self.threads = split_jobs(self.jobs, config)
+        if analyzer is None and self.engine.distributed:
+            analyzer = _described(config)
         super().__init__(config, analyzer or build_analyzer(config.analyzer, config.timeout, self.threads), lexicon)
 
     @classmethod
@@ -148,11 +158,13 @@ class Scorer(Pipeline):
                 raise InputError(f"{name}: expected a list of lines, not one string")
         check_counts([("source", len(sources)), *((name, len(lines)) for name, lines in systems.items()),
                       *((f"reference {i + 1}", len(r)) for i, r in enumerate(references))])
-        stretches = sliced(sources, systems, references, stretch_size(len(sources)))
-        return self._score(stretches, list(systems), bool(references), source_name, details, statistics)
+        size = self._stretch(len(sources))
+        stretches = sliced(sources, systems, references, size)
+        plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, details, statistics)
+        return self._score(stretches, list(systems), bool(references), source_name, details, statistics, plan)
 
-    def score_files(self, source: str | TextFile, hypotheses: Mapping[str, str | TextFile],
-                    references: Sequence[str | TextFile] = (), *, details: bool = True,
+    def score_files(self, source: str | CheckedFile, hypotheses: Mapping[str, str | CheckedFile],
+                    references: Sequence[str | CheckedFile] = (), *, details: bool = True,
                     statistics: bool = False) -> Report:
         """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
         read a stretch at a time: memory does not grow with the files' length (only by each
@@ -160,32 +172,75 @@ class Scorer(Pipeline):
         names to files. Every file is checked (encoding, line counts) before anything is scored."""
         if not hypotheses:
             raise InputError("no hypothesis given")
-        src = source if isinstance(source, TextFile) else scan(source)
-        outs = {name: f if isinstance(f, TextFile) else scan(f, allow_empty=True) for name, f in hypotheses.items()}
-        refs = [f if isinstance(f, TextFile) else scan(f, allow_empty=True) for f in references]
+        src = self._checked(source)
+        outs = {name: self._checked(f, allow_empty=True) for name, f in hypotheses.items()}
+        refs = [self._checked(f, allow_empty=True) for f in references]
         check_counts([(f.name, f.lines) for f in (src, *outs.values(), *refs)])
         if not src.has_text:
             raise _blank(src.name, src.lines)
-        size = stretch_size(src.lines)
+        size = self._stretch(src.lines)
+        sizes = [getattr(f, "offsets", [None])[-1] for f in (src, *outs.values(), *refs)]    # bytes, where known
+        plan = self._plan([(f.name, f.lines, n) for f, n in zip((src, *outs.values(), *refs), sizes)],
+                          list(outs), len(refs), size, details, statistics)
+        if self.engine.distributed and all(isinstance(f, IndexedFile) for f in (src, *outs.values(), *refs)):
+            found = ranges(src, outs, refs, size)   # the workers read their lines
+            return self._score(found, list(outs), bool(refs), src.name, details, statistics, plan)
 
         def stretches() -> Iterator[Stretch]:
             for n, (lines, *rest) in enumerate(aligned([src, *outs.values(), *refs], size)):
                 yield Stretch(n * size, lines, dict(zip(outs, rest[:len(outs)])), rest[len(outs):])
 
-        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics)
+        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan)
 
-    def _score(self, stretches: Iterable[Stretch], names: list[str], with_references: bool, source_name: str,
-               details: bool, statistics: bool) -> Report:
+    def _checked(self, f: str | os.PathLike[str] | CheckedFile, allow_empty: bool = False) -> CheckedFile:
+        """A file checked once: read by the workers with a cluster (:mod:`ktr.execution.ranges`),
+        else streamed from here."""
+        if not isinstance(f, (str, os.PathLike)):   # checked already: a TextFile, IndexedFile or table Column
+            return f
+        return check_file(str(f), distributed=self.engine.distributed, allow_empty=allow_empty)
+
+    def _stretch(self, lines: int) -> int:
+        """Lines per stretch: a task's on a cluster (larger, as a task costs more to hand out)."""
+        return task_lines(lines) if self.engine.distributed else stretch_size(lines)
+
+    def _plan(self, inputs: list, systems: list[str], references: int, size: int, details: bool,
+              statistics: bool) -> dict:
+        """What a shard manifest records of a run, so that a resumed run is the same run."""
+        return {"ktr": __version__, "signature": self.signature.full(), "inputs": inputs, "systems": systems,
+                "references": references, "task_lines": size, "details": details, "statistics": statistics,
+                "lines": inputs[0][1]}
+
+    def keywords_file(self, source: str | CheckedFile) -> Iterator[tuple[list[Keyword], str | None]]:
+        """Each line's keywords and why its analysis failed (or None), in order, read a stretch
+        at a time; input warnings go out through :mod:`warnings` as the stretches are done."""
+        src = self._checked(source)
+        if not self.engine.distributed:
+            for prepared in self.prepare_file(src):
+                yield from zip(prepared.keywords, prepared.failed)
+            return
+        size = self._stretch(src.lines)
+        if isinstance(src, IndexedFile):    # the workers read the source, each line matched against nothing
+            items: Iterator = (r._replace(systems=(("", None, 0, 0),)) for r in ranges(src, {}, [], size))
+        else:
+            items = (Stretch(n * size, lines, {"": [""] * len(lines)}) for n, (lines,) in enumerate(aligned([src], size)))
+        engine = dataclasses.replace(self.engine, shards=None, resume=False)     # nothing to resume
+        for found, messages in iter_stretches(self, items, src.name, details=True, engine=engine,
+                                              factory=partial(Pipeline.for_worker, self.config, 1),
+                                              plan={"lines": src.lines}):
+            for message in messages:
+                warnings.warn(message, InputWarning, stacklevel=2)
+            for sentence in found[""]:
+                yield [k.keyword for k in sentence.keywords], sentence.failed
+
+    def _score(self, stretches: Iterable, names: list[str], with_references: bool, source_name: str,
+               details: bool, statistics: bool, plan: dict | None = None) -> Report:
         """Every stretch scored; BLEU and chrF summed stretch by stretch as the lines go by."""
         metrics = ReferenceScores(keep=statistics) if with_references else None
-
-        def add(stretch: Stretch) -> None:
-            for name, lines in stretch.systems.items():
-                metrics.add(name, lines, stretch.references)
-
         sentences, messages = run_stretches(self, stretches, source_name, processes=self.processes,
                                             factory=partial(Pipeline.for_worker, self.config, self.threads),
-                                            details=details, each=add if metrics is not None else None)
+                                            details=details, engine=self.engine, plan=plan,
+                                            side=partial(_reference_statistics, statistics) if metrics else None,
+                                            merge=metrics.merge if metrics else None)
         for message in messages:
             warnings.warn(message, InputWarning, stacklevel=3)
         results = []
@@ -200,6 +255,23 @@ class Scorer(Pipeline):
             results.append(result)
         return Report(self.signature, results, signatures, warnings=messages, references=metrics,
                       headline=self.config.headline)
+
+
+def _described(config: Config) -> Analyzer:
+    """With a cluster the workers analyse: here the analyzer is only named in the signature
+    (its name, tagset and version), read from a child process that is stopped at once, so that
+    this process never holds its model (Kiwi's: about 200 MB). Were it asked to analyse, the
+    child would start again."""
+    from ktr.korean.analyzers.process import AnalyzerProcess, effective_timeout
+
+    described = AnalyzerProcess(config.analyzer, effective_timeout(config.analyzer, config.timeout) or 60)
+    described.close()
+    return described
+
+
+def _reference_statistics(keep: bool, stretch: Stretch) -> dict:
+    """BLEU's and chrF's statistics of a stretch (where it is scored: on a cluster, the worker)."""
+    return stretch_statistics(stretch.systems, stretch.references, keep)
 
 
 def _blank(name: str, lines: int) -> InputError:

@@ -1,0 +1,263 @@
+"""The Dask engine: stretches scored on the workers of a Dask cluster, results back in line order.
+
+A run connects to the scheduler it is given (``tcp://host:8786``: a cluster started with
+``dask scheduler``/``dask worker``, dask-jobqueue or dask-kubernetes) or starts a
+``LocalCluster`` of worker processes for itself, and stops that one after the run, also on an
+error or Ctrl-C. Every worker builds its unit of work once, with the factory it is handed, in a
+worker plugin (:class:`UnitPlugin`; a worker that joins later, or replaces one that died,
+builds its own on arrival). Tasks are the stretches themselves (lines sent from here) or line
+ranges of files the workers read (:mod:`ktr.execution.ranges`); at most ``WINDOW`` per worker
+thread are handed out beyond the first one not yet put back in order, so memory here stays flat
+however long the corpus. A worker that dies takes its tasks with it and the scheduler gives them
+to another: each task is a pure function of its stretch, so the result is the same.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import signal
+import threading
+import uuid
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any, Callable, Iterator, cast
+
+from ktr.errors import KtrError
+from ktr.execution.options import Engine
+from ktr.execution.ranges import Range, read_range
+from ktr.execution.shards import Manifest, write_shard
+from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
+
+try:
+    from distributed import WorkerPlugin
+except ImportError:     # the engine then says how to install Dask (connect)
+    WorkerPlugin = object   # type: ignore[assignment,misc]
+
+#: tasks handed out per worker thread ahead of the results put back in order
+WINDOW = 4
+#: worker processes of a LocalCluster when the engine does not say
+DEFAULT_WORKERS = 2
+#: seconds to wait for a scheduler to answer
+CONNECT_TIMEOUT = 30
+
+
+def _distributed() -> Any:
+    """Dask's distributed package (its client side is not typed), or an error saying how to install it."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise KtrError('the dask engine needs Dask: pip install "ktr[dask]"') from None
+
+
+@contextmanager
+def connect(engine: Engine) -> Iterator[Any]:
+    """A Dask client of the engine's scheduler, or of a LocalCluster started for the run (and
+    closed after it, its worker processes with it)."""
+    distributed = _distributed()
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
+    if engine.scheduler:
+        try:
+            client = Client(engine.scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise KtrError(f"cannot reach the Dask scheduler at {engine.scheduler}: {exc}") from None
+        with client:
+            yield client
+        return
+    try:
+        cluster = LocalCluster(n_workers=engine.workers or DEFAULT_WORKERS, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+    except (RuntimeError, OSError, TimeoutError) as exc:
+        raise KtrError(f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "
+                       'runs one must guard its entry point with if __name__ == "__main__":') from None
+    try:
+        with Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()
+
+
+class UnitPlugin(WorkerPlugin):
+    """A worker plugin: the worker's own unit of work, built once when the plugin reaches the worker."""
+
+    def __init__(self, factory: Callable[[], Unit]):
+        self.factory = factory
+        self.unit: Unit | None = None
+
+    def setup(self, worker: Any = None) -> None:
+        import warnings
+
+        warnings.simplefilter("ignore")     # input warnings are reported by the client
+        self.unit = self.factory()
+
+    def teardown(self, worker: Any = None) -> None:
+        self.unit = None
+
+
+def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
+    """Every worker's own unit (or analyzer) built with ``factory``, in a worker plugin whose
+    name is returned; the dashboard's address announced."""
+    if engine.announce is not None:
+        n = engine.workers or DEFAULT_WORKERS
+        where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
+        dashboard = client.dashboard_link
+        if not engine.scheduler and importlib.util.find_spec("bokeh") is None:     # the scheduler is here
+            dashboard = "none (it needs bokeh: pip install bokeh)"
+        engine.announce(f"dask: {where}; dashboard {dashboard}")
+    plugin = f"ktr-unit-{uuid.uuid4().hex}"
+    try:
+        client.register_plugin(UnitPlugin(factory), name=plugin)
+    except Exception as exc:
+        raise KtrError(f"a Dask worker could not build its scorer ({type(exc).__name__}: {exc})") from None
+    return plugin
+
+
+def _work(plugin: str, item: Stretch | Range, name: str, details: bool, side: Callable[[Stretch], Any] | None,
+          shards: str | None, index: int) -> tuple[Any, Any]:
+    """A task: one stretch (sent, or read from its line ranges) scored by the worker's unit;
+    its results packed, with ``side`` of the stretch; written to the shard folder if there is one."""
+    unit = worker_unit(plugin)
+    stretch = read_range(item) if isinstance(item, Range) else item
+    with fewer_gc_pauses():
+        packed = unit.pack(unit.score_stretch(stretch, name=name, details=details))
+    extra = side(stretch) if side is not None else None
+    if shards is not None:
+        write_shard(shards, index, stretch.first, packed, extra)
+    return packed, extra
+
+
+def worker_unit(plugin: str) -> Any:
+    """On a worker: what the plugin named ``plugin`` built there."""
+    return cast(UnitPlugin, _distributed().get_worker().plugins[plugin]).unit
+
+
+def _lines(item: Stretch | Range) -> int:
+    return item.lines if isinstance(item, Range) else len(item.sources)
+
+
+def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | Range], name: str, details: bool,
+             engine: Engine, side: Callable[[Stretch], Any] | None, merge: Callable[[Any], None] | None,
+             plan: Any = None) -> Iterator[Scored]:
+    """Every item scored on the cluster, its results (unpacked with ``unit``) yielded in item
+    order and its ``side`` handed to ``merge`` in the same order."""
+    manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
+    try:
+        with _interruptible() as check, connect(engine) as client, _progress(engine, plan) as bar:
+            plugin = start_units(client, factory, engine)
+            try:
+                for packed, extra, lines in _in_order(client, plugin, items, name, details, side, manifest):
+                    check()
+                    if merge is not None and side is not None:
+                        merge(extra)
+                    bar(lines)
+                    yield unit.unpack(packed)
+            except KtrError:
+                raise
+            except Exception as exc:
+                raise _failure(exc, engine, manifest) from None
+            client.unregister_worker_plugin(plugin)     # a cluster that goes on serving others
+    finally:
+        if manifest is not None:
+            manifest.close()
+
+
+def _in_order(client: Any, plugin: str, items: Iterator[Stretch | Range], name: str, details: bool,
+              side: Callable[[Stretch], Any] | None, manifest: Manifest | None) -> Iterator[tuple[Any, Any, int]]:
+    """(packed results, side, lines) of every item in order: from the cluster, or read back from
+    the shard of an earlier run that finished it."""
+    window = WINDOW * max(1, sum(client.nthreads().values()))
+    shards = manifest.folder if manifest is not None else None
+    before = manifest.done if manifest is not None else set()     # finished by an earlier run
+    futures: dict[Any, int] = {}
+    arrived: dict[int, tuple[Any, Any]] = {}
+    sizes: dict[int, int] = {}      # the items handed out and not yet yielded
+    finished = _distributed().as_completed()
+    numbered = enumerate(items)
+    following, more = 0, True
+    try:
+        while True:
+            while more and len(sizes) < window:
+                nxt = next(numbered, None)
+                if nxt is None:
+                    more = False
+                    break
+                i, item = nxt
+                sizes[i] = _lines(item)
+                if i not in before:
+                    future = client.submit(_work, plugin, item, name, details, side, shards, i, pure=False,
+                                           key=f"{plugin}-{i}")
+                    futures[future] = i
+                    finished.add(future)
+            while following in arrived or following in before and following in sizes:
+                if following in arrived:
+                    packed, extra = arrived.pop(following)
+                else:       # finished by an earlier run: there is a manifest
+                    packed, extra = cast(Manifest, manifest).load(following)
+                yield packed, extra, sizes.pop(following)
+                following += 1
+            if following not in sizes:      # every item handed out is yielded
+                if not more:
+                    return
+                continue
+            future = next(finished)         # the item awaited is on the cluster
+            i = futures.pop(future)
+            arrived[i] = future.result()
+            if manifest is not None:
+                manifest.finished(i, sizes[i])
+    finally:
+        if futures:
+            client.cancel(list(futures), force=True)
+
+
+def _failure(exc: Exception, engine: Engine, manifest: Manifest | None) -> KtrError:
+    """An error of the cluster (a lost scheduler, a task that killed its workers) as one message."""
+    kind = type(exc).__name__
+    if kind == "KilledWorker":
+        text = f"a task killed {exc.args[1] if len(exc.args) > 1 else 'its'} workers again and again ({exc})"
+    elif kind in ("CancelledError", "CommClosedError", "TimeoutError", "FutureCancelledError") or isinstance(exc, OSError):
+        text = f"lost the Dask scheduler {engine.scheduler or '(local cluster)'} ({kind}: {exc})"
+    else:
+        text = f"a Dask worker failed ({kind}: {exc})"
+    if manifest is not None:
+        text += f"; {len(manifest.done)} finished tasks are kept in {manifest.folder}: run again with --resume"
+    return KtrError(text)
+
+
+@contextmanager
+def _interruptible() -> Iterator[Callable[[], None]]:
+    """Ctrl-C raises KeyboardInterrupt as it does by default, and is also remembered, so that the
+    check yielded raises it again: Python drops an exception raised inside a finalizer, and the
+    client runs many (each Dask future released runs one), so an interrupt would now and then be
+    lost and the run go on. Only in the main thread, and only over Python's own handler."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: None
+        return
+    hits: list[int] = []
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        hits.append(signum)
+        raise KeyboardInterrupt
+
+    def check() -> None:
+        if hits:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextmanager
+def _progress(engine: Engine, plan: Any) -> Iterator[Callable[[int], None]]:
+    """A bar of lines scored (tqdm, on standard error), when the engine asks for it."""
+    if not engine.progress:
+        yield lambda lines: None
+        return
+    from ktr.progress import Progress
+
+    total = plan.get("lines") if isinstance(plan, dict) else None
+    with Progress().bar("scoring (dask)", total or 0) as bar:
+        yield bar.update

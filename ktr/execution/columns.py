@@ -1,0 +1,151 @@
+"""Columnar input: the source, each system and each reference as columns of one table.
+
+A table is a Parquet file, JSON Lines (one object per line) or a TSV file whose first line
+names its columns, told apart by the file's extension; any fsspec path opens (local, NFS,
+``s3://`` with s3fs). :func:`check_table` reads the columns asked for once, before anything is
+scored, as :func:`ktr.textio.scan` reads a text file: it counts the rows, refuses a missing
+column, a null or non-text value, a row that is not an object or has the wrong number of
+fields, naming the file and the row (counted from 1, the TSV's header not counted) and the
+column. Each column is then a :class:`Column`, which any engine reads like a checked text file,
+a stretch of rows at a time: memory does not grow with the table.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Sequence
+
+from ktr.errors import InputError
+
+#: file extensions → table formats
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv",
+           ".tab": "tsv"}
+#: Parquet rows read at a time
+BATCH = 4096
+
+
+def table_format(name: str) -> str:
+    for suffix, fmt in FORMATS.items():
+        if name.lower().endswith(suffix):
+            return fmt
+    raise InputError(f"{name}: a table must be Parquet (.parquet), JSON Lines (.jsonl) or TSV (.tsv); "
+                     "plain text files take -s/-t/-r without columns")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a checked table, read as a checked text file is (its ``name`` the table's)."""
+
+    name: str
+    column: str
+    lines: int
+    has_text: bool
+    held = None
+
+    def __iter__(self) -> Iterator[str]:
+        for row in _rows(self.name, [self.column]):
+            yield row[0]
+
+
+def check_table(name: str, columns: Sequence[str]) -> list[Column]:
+    """Every column of ``columns`` read once and checked; the first is the source."""
+    if not columns:
+        raise InputError(f"{name}: no column named to read")
+    rows, has_text = 0, False
+    for values in _rows(name, list(columns)):
+        rows += 1
+        has_text = has_text or bool(values[0].strip())
+    if not rows:
+        raise InputError(f"{name}: the table has no rows")
+    return [Column(name, c, rows, has_text if i == 0 else True) for i, c in enumerate(columns)]
+
+
+def _need(module: str) -> Any:
+    """``module`` (fsspec, pyarrow.parquet), or an error saying how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise InputError(f'reading tables needs {module.split(".")[0]}: pip install "ktr[dask]"') from None
+
+
+def _open(name: str) -> Any:
+    fsspec = _need("fsspec")
+
+    if "://" not in name:
+        from ktr.textio import _checked
+
+        _checked(name)
+    try:
+        return fsspec.open(name, "rb").open()
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _rows(name: str, columns: list[str]) -> Iterator[list[str]]:
+    """Per row, the values of ``columns``, checked."""
+    reader = {"parquet": _parquet, "jsonl": _jsonl, "tsv": _tsv}[table_format(name)]
+    for row, values in enumerate(reader(name, columns), 1):
+        for column, value in zip(columns, values):
+            if not isinstance(value, str):
+                what = "empty (null)" if value is None else f"not text ({type(value).__name__})"
+                raise InputError(f"{name}: row {row}: column {column!r} is {what}")
+        yield values
+
+
+def _parquet(name: str, columns: list[str]) -> Iterator[list[Any]]:
+    pq = _need("pyarrow.parquet")
+
+    with _open(name) as fh:
+        try:
+            table = pq.ParquetFile(fh)
+        except Exception as exc:    # pyarrow's errors have no common base beyond its own
+            raise InputError(f"{name}: not a Parquet file ({exc})") from None
+        _require(name, columns, table.schema_arrow.names)
+        for batch in table.iter_batches(batch_size=BATCH, columns=list(dict.fromkeys(columns))):
+            data = batch.to_pydict()
+            yield from zip(*(data[c] for c in columns))
+
+
+def _lines(name: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a JSONL or TSV file, decoded as :mod:`ktr.textio` decodes lines."""
+    from ktr.textio import BOM, _decode
+
+    with _open(name) as fh:
+        for number, raw in enumerate(fh, 1):
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            yield number, _decode(raw[:-1] if raw.endswith(b"\n") else raw, name, number)
+
+
+def _jsonl(name: str, columns: list[str]) -> Iterator[list[Any]]:
+    for number, line in _lines(name):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{name}:{number}: not JSON ({exc.msg} at character {exc.colno})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{name}:{number}: expected a JSON object, got {type(record).__name__}")
+        missing = [c for c in columns if c not in record]
+        if missing:
+            raise InputError(f"{name}:{number}: no column {missing[0]!r}; this row's: {', '.join(record)}")
+        yield [record[c] for c in columns]
+
+
+def _tsv(name: str, columns: list[str]) -> Iterator[list[Any]]:
+    lines = _lines(name)
+    header = next(lines, (1, ""))[1].split("\t")
+    _require(name, columns, header)
+    where = [header.index(c) for c in columns]
+    for number, line in lines:
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(f"{name}:{number}: {len(fields)} fields, the header has {len(header)}")
+        yield [fields[i] for i in where]
+
+
+def _require(name: str, columns: Sequence[str], present: Iterable[Any]) -> None:
+    for c in columns:
+        if c not in present:
+            raise InputError(f"{name}: no column {c!r}; its columns: {', '.join(map(str, present))}")

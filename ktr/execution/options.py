@@ -1,0 +1,48 @@
+"""Where a corpus runs, as a user asks for it: this machine, or a Dask cluster."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ktr.errors import ConfigError
+
+#: the engines a corpus can run on: this machine's cores, or a Dask cluster (:mod:`ktr.execution.cluster`)
+ENGINES = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """Where the stretches run. ``local``: this process and, with ``jobs``, worker processes of
+    this machine. ``dask``: the workers of a Dask cluster, the one whose scheduler is at
+    ``scheduler`` (``tcp://host:8786``), or else a ``LocalCluster`` of ``workers`` processes
+    started for the run and stopped after it. ``shards``: a folder where each task's per-line
+    results are written as it finishes, with a manifest; ``resume`` continues a run whose
+    manifest is there, scoring only the tasks it does not list. ``announce`` is called with
+    one-line news for a person (the dashboard's address); ``progress`` shows a bar of lines scored."""
+
+    name: str = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    shards: str | None = None
+    resume: bool = False
+    progress: bool = False
+    announce: Callable[[str], None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in ENGINES:
+            raise ConfigError(f"engine: {self.name!r} is not valid; choose one of: {', '.join(ENGINES)}")
+        if self.name == "local" and (self.scheduler or self.workers or self.shards or self.resume):
+            raise ConfigError("a scheduler, workers, shards and resume are options of the dask engine "
+                              "(--engine dask); the local engine takes --jobs")
+        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
+                                         or self.workers < 1):
+            raise ConfigError(f"workers must be a whole number of at least 1, got {self.workers!r}")
+        if self.scheduler and self.workers:
+            raise ConfigError("workers are started for a run only without a scheduler: "
+                              "give --scheduler ADDRESS or --workers N, not both")
+        if self.resume and not self.shards:
+            raise ConfigError("resume continues from the shards of an earlier run: give its shard folder too")
+
+    @property
+    def distributed(self) -> bool:
+        return self.name != "local"

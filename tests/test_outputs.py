@@ -1,0 +1,257 @@
+"""Every output format's content, against a case worked out by hand.
+
+Four lines scored with a lexicon of six entries written here, exact and inflection matching:
+
+    학생이 책을 읽었다.  The student reads a letter.  학생 student, 읽다 reads (read); 책 missed;
+                                                     content words student, reads, letter: letter added
+    물을 마셨다.         He drank water.              물 water, 마시다 drank (drink): 2 of 2;
+                                                     content words drank, water (he is a function word)
+    철수가 왔다.         He came.                     오다 came (come); 철수 has no entry: 1 of 2;
+                                                     came is a light verb, counted because 오다 matched it
+    네.                  (empty)                      no keywords; an empty output
+
+so, by hand: sentence KTR 2/3, 1, 1/2, none; macro (2/3 + 1 + 1/2) / 3 = 13/18, micro 5/7;
+precision 2/3, 1, 1, none (mean 8/9), pooled 5/6; F (β 0.5) 2/3, 1, 1.25·0.5/(0.25 + 0.5) = 5/6.
+"""
+import csv
+import hashlib
+import io
+import json
+from importlib.metadata import version
+
+import pytest
+
+from ktr import Config, Scorer, __version__
+from ktr.config import DEFAULT_CLASSES
+from ktr.reports.explain import as_explain
+from ktr.reports.tables import as_json, as_text, as_tsv
+
+LEXICON = ("# ktr-lexicon/1\n학생\tnoun\tstudent;pupil\n책\tnoun\tbook\n읽다\tverb\tread\n물\tnoun\twater\n"
+           "마시다\tverb\tdrink\n오다\tverb\tcome\n")
+SOURCE = ["학생이 책을 읽었다.", "물을 마셨다.", "철수가 왔다.", "네."]
+OUTPUT = ["The student reads a letter.", "He drank water.", "He came.", ""]
+MACRO, MICRO = (2 / 3 + 1 + 1 / 2) / 3, 5 / 7
+F_THIRD = 1.25 * 1 * 0.5 / (0.25 * 1 + 0.5)     # KTR 1/2, precision 1
+
+
+@pytest.fixture(scope="module")
+def lexicon(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lex") / "six.tsv"
+    path.write_text(LEXICON, encoding="utf-8")
+    return path
+
+
+def config(lexicon, **options) -> Config:
+    return Config(lexicons=(str(lexicon),), matching=("exact", "inflection"), **options)
+
+
+@pytest.fixture(scope="module")
+def report(lexicon, kiwi):
+    return Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
+
+
+def keyword(lemma, tag, cls, start, end, equivalents, matched=None, how=None, span=None, in_lexicon=True):
+    return {"lemma": lemma, "tag": tag, "class": cls, "start": start, "end": end,
+            "equivalents": equivalents, "synonyms": [], "in_lexicon": in_lexicon,
+            "entry": f"{lemma}/{cls}" if in_lexicon else None, "lookup": "entry" if in_lexicon else None,
+            "matched": matched, "how": how, "token_span": span, "also_tried": []}
+
+
+SEGMENTS = [
+    {"index": 0, "score": pytest.approx(2 / 3), "weighted_score": pytest.approx(2 / 3), "keywords_counted": 3,
+     "transferred": 2,
+     "keywords": [keyword("학생", "NNG", "noun", 0, 2, ["student", "pupil"], "student", "exact", [1, 2]),
+                  keyword("책", "NNG", "noun", 4, 5, ["book"]),
+                  keyword("읽다", "VV", "verb", 7, 8, ["read"], "read", "inflection", [2, 3])],
+     "precision": pytest.approx(2 / 3), "content_words": 3, "traced": 2,
+     "added": [{"word": "letter", "token": 4}], "failed": None},
+    {"index": 1, "score": 1.0, "weighted_score": 1.0, "keywords_counted": 2, "transferred": 2,
+     "keywords": [keyword("물", "NNG", "noun", 0, 1, ["water"], "water", "exact", [2, 3]),
+                  keyword("마시다", "VV", "verb", 3, 5, ["drink"], "drink", "inflection", [1, 2])],
+     "precision": 1.0, "content_words": 2, "traced": 2, "added": [], "failed": None},   # 마셨: 시 fused into 셨
+    {"index": 2, "score": 0.5, "weighted_score": 0.5, "keywords_counted": 2, "transferred": 1,
+     "keywords": [keyword("철수", "NNP", "proper_noun", 0, 2, [], in_lexicon=False),
+                  keyword("오다", "VV", "verb", 4, 5, ["come"], "come", "inflection", [1, 2])],
+     "precision": 1.0, "content_words": 1, "traced": 1, "added": [], "failed": None},
+    {"index": 3, "score": None, "weighted_score": None, "keywords_counted": 0, "transferred": 0, "keywords": [],
+     "precision": None, "content_words": 0, "traced": 0, "added": [], "failed": None},
+]
+
+
+def test_every_json_field_of_the_hand_worked_case(report, lexicon):
+    doc = json.loads(as_json(report, sentences=True))
+    assert set(doc) == {"signature", "sacrebleu", "headline", "systems", "warnings"}
+    assert (doc["sacrebleu"], doc["headline"], doc["warnings"]) == (None, "ktr", [])
+    (system,) = doc["systems"]
+    assert system == {
+        "name": "out", "ktr": pytest.approx(MACRO), "ktr_macro": pytest.approx(MACRO),
+        "ktr_micro": pytest.approx(MICRO), "ktr_weighted": pytest.approx(MACRO),   # every class weighs 1
+        "sentences": 4, "sentences_scored": 3, "sentences_without_keywords": 1, "sentences_failed": 0,
+        "hypotheses_empty": 1, "keywords": 7, "keywords_counted": 7, "transferred": 5,
+        "keywords_not_in_lexicon": 1,
+        "precision": pytest.approx(8 / 9), "precision_micro": pytest.approx(5 / 6),
+        "f": pytest.approx((2 / 3 + 1 + F_THIRD) / 3), "f_beta": 0.5,
+        "content_words": 6, "traced": 5, "added": 1, "bleu": None, "chrf": None,
+        "segments": SEGMENTS,
+    }
+
+
+def test_every_signature_field(report, lexicon):
+    full = report.to_dict()["signature"]["full"]
+    analyzer_version = f"kiwipiepy-{version('kiwipiepy')}-nodefaultdict-nomultidict"
+    entries = sorted(line.split("\t") for line in LEXICON.splitlines()[1:])
+    content = hashlib.sha256("".join(f"{lemma}\t{cls}\t{eqs}\n" for lemma, cls, eqs in entries).encode()).hexdigest()
+    assert full == {"ktr": __version__, "analyzer": "kiwi", "analyzer_version": analyzer_version,
+                    "tagset": "sejong", "lexicons": [str(lexicon)], "lexicon_hash": content,
+                    "classes": list(DEFAULT_CLASSES), "matching": ["exact", "inflection"],
+                    "aggregation": "macro", "no_keywords": "exclude", "missing_in_lexicon": "miss"}
+    assert report.signature.short() == (
+        f"ktr:{__version__}|ana:kiwi@{analyzer_version}|lex:{lexicon}@{content[:10]}|cls:{','.join(DEFAULT_CLASSES)}"
+        "|match:exact,inflection|avg:macro|nokw:exclude|oov:miss")
+
+
+def test_the_lexicon_hash_follows_the_content_not_the_file(tmp_path, lexicon, kiwi):
+    same = tmp_path / "same.tsv"      # the same entries in another order, under another name
+    same.write_text("# ktr-lexicon/1\n" + "\n".join(reversed(LEXICON.splitlines()[1:])) + "\n", encoding="utf-8")
+    changed = tmp_path / "changed.tsv"
+    changed.write_text(LEXICON.replace("water", "waters"), encoding="utf-8")
+    digest = {p: Scorer(Config(lexicons=(str(p),), matching=("exact",)), analyzer=kiwi).signature.lexicon_hash
+              for p in (lexicon, same, changed)}
+    assert digest[same] == digest[lexicon] != digest[changed]
+
+
+def test_every_tsv_column_by_hand_and_against_the_json(report):
+    rows = list(csv.DictReader(io.StringIO(as_tsv(report)), delimiter="\t"))
+    assert list(rows[0]) == ["index", "system", "score", "keywords", "transferred", "not_in_lexicon", "missed",
+                             "precision", "content_words", "traced", "f", "added"]
+    assert [list(r.values()) for r in rows] == [
+        ["0", "out", "0.6667", "3", "2", "0", "책/NNG", "0.6667", "3", "2", "0.6667", "letter"],
+        ["1", "out", "1.0000", "2", "2", "0", "", "1.0000", "2", "2", "1.0000", ""],
+        ["2", "out", "0.5000", "2", "1", "1", "철수/NNP", "1.0000", "1", "1", f"{F_THIRD:.4f}", ""],
+        ["3", "out", "-", "0", "0", "0", "", "-", "0", "0", "-", ""],
+    ]
+    segments = report.to_dict(sentences=True)["systems"][0]["segments"]
+    for row, seg in zip(rows, segments, strict=True):
+        assert int(row["index"]) == seg["index"]
+        assert row["score"] == ("-" if seg["score"] is None else f"{seg['score']:.4f}")
+        assert (int(row["keywords"]), int(row["transferred"])) == (seg["keywords_counted"], seg["transferred"])
+        assert int(row["not_in_lexicon"]) == sum(not k["in_lexicon"] for k in seg["keywords"])
+        assert row["missed"].split() == [f"{k['lemma']}/{k['tag']}" for k in seg["keywords"] if not k["matched"]]
+        assert row["precision"] == ("-" if seg["precision"] is None else f"{seg['precision']:.4f}")
+        assert (int(row["content_words"]), int(row["traced"])) == (seg["content_words"], seg["traced"])
+        assert row["added"].split() == [a["word"] for a in seg["added"]]
+
+
+def test_text_table_of_the_hand_worked_case(report):
+    lines = as_text(report).splitlines()
+    assert lines[0].split() == ["system", "KTR", "F", "micro", "weighted", "prec", "keywords", "transferred",
+                                "added", "no-entry", "no-kw", "sents", "BLEU", "chrF"]
+    assert lines[2].split() == ["out", f"{MACRO:.4f}", f"{(2 / 3 + 1 + F_THIRD) / 3:.4f}", f"{MICRO:.4f}",
+                                f"{MACRO:.4f}", f"{8 / 9:.4f}", "7", "5", "1", "1", "1", "-", "-"]
+    assert lines[4] == ("KTR = mean of sentence scores (macro); prec = content words of the output traced to the "
+                        "source; F = F-beta of KTR and prec (beta 0.5); 4 sentences")
+    assert lines[5] == f"signature: {report.signature.short()}" and len(lines) == 6
+    with_rows = as_text(report, sentences=True)
+    assert with_rows.endswith("\n" + as_tsv(report))
+
+
+def test_explain_rows_in_full(report):
+    text = as_explain(report, SOURCE, {"out": OUTPUT})
+    assert text == f"""\
+── out · sentence 1 · KTR 0.67 (2 of 3 keywords) · precision 0.67 (2 of 3 content words traced)
+source  학생이 책을 읽었다.
+output  The student reads a letter.
+  keyword   class  equivalents tried  matched       how
+  학생/NNG  noun   student; pupil     student       exact
+  책/NNG    noun   book               —             missed
+  읽다/VV   verb   read               reads (read)  inflection
+  added (traced to no keyword): letter
+
+── out · sentence 2 · KTR 1.00 (2 of 2 keywords) · precision 1.00 (2 of 2 content words traced)
+source  물을 마셨다.
+output  He drank water.
+  keyword    class  equivalents tried  matched        how
+  물/NNG     noun   water              water          exact
+  마시다/VV  verb   drink              drank (drink)  inflection
+
+── out · sentence 3 · KTR 0.50 (1 of 2 keywords) · precision 1.00 (1 of 1 content words traced)
+source  철수가 왔다.
+output  He came.
+  keyword   class        equivalents tried     matched      how
+  철수/NNP  proper_noun  (not in the lexicon)  —            no entry
+  오다/VV   verb         come                  came (come)  inflection
+
+── out · sentence 4 · KTR - (0 of 0 keywords) · precision - (0 of 0 content words traced)
+source  네.
+output  
+  (no keywords)
+
+signature: {report.signature.short()}
+"""
+
+
+@pytest.mark.parametrize("policy, expected", [
+    ("exclude", MACRO), ("zero", (2 / 3 + 1 + 1 / 2 + 0) / 4), ("one", (2 / 3 + 1 + 1 / 2 + 1) / 4)])
+def test_no_keywords_policy_through_the_scorer(lexicon, kiwi, policy, expected):
+    system = Scorer(config(lexicon, no_keywords=policy), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}).systems[0]
+    assert system.ktr == pytest.approx(expected)
+    assert system.ktr_weighted == pytest.approx(expected)     # all weights 1: the same
+    assert system.ktr_micro == pytest.approx(MICRO)             # pools keywords: no sentence to count
+    assert system.summary()["sentences_without_keywords"] == 1
+
+
+@pytest.mark.parametrize("policy, counted, ktr", [
+    ("miss", 7, MACRO), ("exclude", 6, (2 / 3 + 1 + 1) / 3)])   # 철수: no entry, not found
+def test_missing_in_lexicon_policy_through_the_scorer(lexicon, kiwi, policy, counted, ktr):
+    report = Scorer(config(lexicon, missing_in_lexicon=policy), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
+    summary = report.systems[0].summary()
+    assert (summary["keywords"], summary["keywords_counted"], summary["transferred"]) == (7, counted, 5)
+    assert summary["keywords_not_in_lexicon"] == 1 and summary["ktr"] == pytest.approx(ktr)
+    assert report.signature.short().endswith(f"|oov:{policy}")
+
+
+@pytest.mark.parametrize("aggregation, ktr, precision, f", [
+    ("macro", MACRO, 8 / 9, (2 / 3 + 1 + F_THIRD) / 3),
+    ("micro", MICRO, 5 / 6, 1.25 * (5 / 6) * (5 / 7) / (0.25 * 5 / 6 + 5 / 7)),
+    ("weighted", MACRO, 8 / 9, (2 / 3 + 1 + F_THIRD) / 3)])
+def test_aggregation_picks_the_headline(lexicon, kiwi, aggregation, ktr, precision, f):
+    report = Scorer(config(lexicon, aggregation=aggregation), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
+    system = report.systems[0]
+    assert (system.ktr, system.precision, system.f) == (pytest.approx(ktr), pytest.approx(precision), pytest.approx(f))
+    assert f"|avg:{aggregation}|" in report.signature.short()
+    names = {"macro": "mean of sentence scores", "micro": "transferred / keywords",
+             "weighted": "mean of class-weighted sentence scores"}
+    assert f"KTR = {names[aggregation]} ({aggregation});" in as_text(report)
+
+
+def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
+    # sentence 3: KTR 1/2, precision 1; beta 2 weighs the recall (KTR) more
+    system = Scorer(config(lexicon, f_beta=2.0), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}).systems[0]
+    assert system.sentences[2].f(system.beta) == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
+    assert system.summary()["f_beta"] == 2.0
+
+
+def test_headline_f_leads_the_table(lexicon, kiwi):
+    report = Scorer(config(lexicon, headline="f"), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
+    header, _, row = as_text(report).splitlines()[:3]
+    assert header.split()[:3] == ["system", "F", "KTR"]
+    assert row.split()[1:3] == [f"{(2 / 3 + 1 + F_THIRD) / 3:.4f}", f"{MACRO:.4f}"]
+    assert report.to_dict()["headline"] == "f"
+
+
+def test_classes_leave_out_the_others(lexicon, kiwi):
+    # nouns only: 학생 책 | 물 | (철수 is a proper noun) | -
+    system = Scorer(config(lexicon, classes=("noun",)), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}).systems[0]
+    assert [s.score for s in system.sentences] == [0.5, 1.0, None, None]
+    assert system.ktr == 0.75 and system.summary()["sentences_without_keywords"] == 2
+
+
+def test_bleu_and_chrf_with_a_reference(lexicon, kiwi):
+    from sacrebleu.metrics import BLEU, CHRF
+
+    refs = ["The student read a book.", "He drank water.", "Chulsoo came.", "Yes."]
+    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, references=[refs])
+    system = report.to_dict()["systems"][0]
+    assert system["bleu"] == pytest.approx(BLEU().corpus_score(OUTPUT, [refs]).score, abs=1e-4)
+    assert system["chrf"] == pytest.approx(CHRF().corpus_score(OUTPUT, [refs]).score, abs=1e-4)
+    assert report.to_dict()["sacrebleu"]["bleu"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|")

@@ -1,0 +1,246 @@
+"""Every command's exit codes (0 success, 1 user error, 2 usage error, 3 lines the analyzer failed
+on) and the documented options, run in this process through ``ktr.cli.main`` (as the ``ktr``
+script runs it; tests/test_cli.py runs it as a subprocess).
+
+A line fails without Java: Kiwi with a ``timeout`` runs in a child process, and a line of 600,000
+characters analysed in one piece (``max_chars``) takes it several seconds (0.7 s per 100,000 on
+the machine this was written on), so it gives no result within 1 s and is not scored.
+"""
+import json
+import os
+
+import pytest
+
+from ktr.cli.main import main
+from tests.test_outputs import LEXICON, MACRO, OUTPUT, SOURCE
+
+LONG = "학생이 책을 읽었다 " * 60_000
+
+
+def ktr(capsys, *args):
+    """(exit code, stdout, stderr) of ``ktr ARGS``; argparse's usage errors exit through SystemExit."""
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def case(tmp_path):
+    """The hand-worked case of tests/test_outputs.py as files, with a config for its lexicon."""
+    lexicon = write(tmp_path / "six.tsv", LEXICON)
+    src = write(tmp_path / "src.ko", "\n".join(SOURCE) + "\n")
+    hyp = write(tmp_path / "out.en", "\n".join(OUTPUT) + "\n")
+    cfg = write(tmp_path / "c.yaml", f"lexicons: [{lexicon}]\nmatching: [exact, inflection]\n")
+    return src, hyp, cfg
+
+
+@pytest.fixture
+def failing(tmp_path):
+    """Three lines whose second Kiwi cannot analyse within the time limit, and a config for it."""
+    src = write(tmp_path / "long.ko", f"방 열쇠\n{LONG}\n방 열쇠\n")
+    hyp = write(tmp_path / "long.en", "room key\n" * 3)
+    cfg = write(tmp_path / "slow.yaml", "analyzer: kiwi\ntimeout: 1\nmax_chars: 1000000\nmatching: [exact]\n")
+    return src, hyp, cfg
+
+
+def one_line_error(err, *fragments):
+    assert err.startswith("ktr: error: ") and err.count("\n") == 1, err
+    for f in fragments:
+        assert f in err, err
+
+
+# ktr score ------------------------------------------------------------------------------------
+
+def test_score_exits_0_and_the_policies_reach_the_scores(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["systems"][0]["ktr"] == pytest.approx(MACRO)
+    policies = write(tmp_path / "p.yaml", cfg.read_text(encoding="utf-8") + "no_keywords: one\nmissing_in_lexicon: exclude\n")
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", policies, "-f", "json")
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and system["ktr"] == pytest.approx((2 / 3 + 1 + 1 + 1) / 4)   # 철수 left out; 네. counts 1
+    assert system["keywords_counted"] == 6
+    assert json.loads(out)["signature"]["full"]["no_keywords"] == "one"
+
+
+def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
+    src, hyp, _ = case
+    code, out, err = ktr(capsys, "score", "-s", tmp_path / "nope.ko", "-t", hyp)
+    assert (code, out) == (1, "")
+    one_line_error(err, "nope.ko: no such file")
+    code, _, err = ktr(capsys, "score", "-t", hyp)
+    assert code == 1
+    one_line_error(err, "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--paired-bs")
+    assert code == 1
+    one_line_error(err, "--paired-bs needs at least two systems")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, hyp, "--paired-bs", "--bootstrap-resamples", "0")
+    assert code == 1
+    one_line_error(err, "--bootstrap-resamples must be at least 1, got 0")
+
+
+def test_score_exits_2_on_usage_errors(capsys, case):
+    src, hyp, _ = case
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-f", "xml")
+    assert (code, out) == (2, "") and "invalid choice: 'xml'" in err
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--jobs", "many")
+    assert code == 2 and "invalid int value: 'many'" in err
+
+
+def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
+    src, hyp, cfg = failing
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
+    assert code == 3
+    assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
+    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
+    row = out.splitlines()[2].split()
+    assert row[:2] == ["long", "1.0000"]                  # the other two lines, both transferred
+
+
+def test_score_jobs_zero_uses_every_core(capsys, case):
+    src, hyp, cfg = case
+    code, one, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences")
+    assert code == 0
+    code, every, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences", "--jobs", "0")
+    assert code == 0 and json.loads(every) == json.loads(one)
+
+
+def test_jobs_zero_is_the_number_of_usable_cores():
+    from ktr.execution.jobs import resolve_jobs
+
+    assert resolve_jobs(0) == len(os.sched_getaffinity(0))
+    assert (resolve_jobs(None), resolve_jobs(1), resolve_jobs(3)) == (1, 1, 3)
+
+
+def test_score_formats_and_headline(capsys, case):
+    src, hyp, cfg = case
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "tsv")
+    rows = out.splitlines()
+    assert code == 0 and len(rows) == 5 and rows[1].split("\t")[:5] == ["0", "out", "0.6667", "3", "2"]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--headline", "f")
+    assert code == 0 and out.splitlines()[0].split()[:3] == ["system", "F", "KTR"]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--sentences")
+    assert code == 0 and "\nindex\tsystem\tscore\tkeywords" in out and "\n2\tout\t0.5000\t2\t1\t1\t철수/NNP\t" in out
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain")
+    assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
+    assert "segments" not in json.loads(out)["systems"][0]                      # only with --sentences
+
+
+def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    other = tmp_path / "b"
+    other.mkdir()
+    copy = write(other / "out.en", hyp.read_text(encoding="utf-8"))
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, copy, "-c", cfg, "-f", "json")
+    assert code == 0 and [s["name"] for s in json.loads(out)["systems"]] == ["out", "out-2"]
+
+
+def test_score_confidence_fields(capsys, case):
+    src, hyp, cfg = case
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--confidence",
+                       "--bootstrap-resamples", "50", "--seed", "3")
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and json.loads(out)["signature"]["short"].endswith("|bs:50|seed:3")
+    for metric in ("ktr", "precision", "f"):
+        low, high = system[f"{metric}_ci"]
+        assert low <= system[metric] <= high and system[f"{metric}_p"] is None
+
+
+# ktr keywords ---------------------------------------------------------------------------------
+
+def test_keywords_exit_codes(capsys, case, failing, tmp_path):
+    src, _, _ = case
+    code, out, err = ktr(capsys, "keywords", "-s", src)
+    assert (code, err) == (0, "")
+    assert out == "학생/NNG 책/NNG 읽다/VV\n물/NNG 마시다/VV\n철수/NNP 오다/VV\n\n"
+    code, out, err = ktr(capsys, "keywords", "-s", tmp_path / "nope.ko")
+    assert (code, out) == (1, "")
+    one_line_error(err, "nope.ko: no such file")
+    code, _, err = ktr(capsys, "keywords")
+    assert code == 2 and "the following arguments are required: -s/--src" in err
+    long_src, _, slow = failing
+    code, out, err = ktr(capsys, "keywords", "-s", long_src, "-c", slow)
+    assert code == 3 and out == "방/NNG 열쇠/NNG\n\n방/NNG 열쇠/NNG\n"        # one line per input line
+    assert f"{long_src}:2: not scored" in err
+
+
+# ktr run --------------------------------------------------------------------------------------
+
+def experiment(tmp_path, src, hyp, pipeline, name="exp"):
+    return write(tmp_path / f"{name}.yaml", f"data: {{source: {src}, systems: {{mt: {hyp}}}}}\n"
+                                            f"pipeline: {pipeline}\ncompare: {{resamples: 0}}\n")
+
+
+def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monkeypatch):
+    src, hyp, _ = case
+    lexicon = tmp_path / "six.tsv"
+    config = experiment(tmp_path, src, hyp, f"{{lexicons: [{lexicon}], matching: [exact, inflection]}}")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = ktr(capsys, "run", config, "-q")
+    folder = tmp_path / "runs" / "exp"              # no output.dir: runs/NAME in the current folder
+    assert code == 0 and "\nwritten to runs/exp/: results.json, segments.tsv, report.md, report.html (" in out
+    assert sorted(p.name for p in folder.iterdir()) == ["report.html", "report.md", "results.json", "segments.tsv"]
+    code, out, err = ktr(capsys, "run", config, "-q")
+    assert (code, out) == (1, "")
+    one_line_error(err, "runs/exp: output folder exists and is not empty; use --overwrite")
+    code, _, _ = ktr(capsys, "run", config, "-q", "--overwrite")
+    assert code == 0
+    code, _, err = ktr(capsys, "run")
+    assert code == 2 and "the following arguments are required: config" in err
+    long_src, long_hyp, _ = failing
+    slow = experiment(tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, "
+                                                    "matching: [exact]}", name="slow")
+    code, out, err = ktr(capsys, "run", slow, "-q", "-o", tmp_path / "slow-out")
+    assert code == 3 and "NOT SCORED: 1 sentence(s) on which the analyzer failed:\n  line 2: kiwi gave no result" in out
+    assert sorted(p.name for p in (tmp_path / "slow-out").iterdir()) == sorted(p.name for p in folder.iterdir())
+
+
+# ktr lexicon ----------------------------------------------------------------------------------
+
+def test_lexicon_exit_codes(capsys, case, tmp_path):
+    _, _, cfg = case
+    code, out, _ = ktr(capsys, "lexicon", "lookup", "물", "-c", cfg)
+    assert code == 0 and out == f"물\tnoun\twater\t{tmp_path / 'six.tsv'}:5\n"
+    code, out, _ = ktr(capsys, "lexicon", "lookup", "물", "불", "-c", cfg)
+    assert code == 1 and out.splitlines()[1] == "불\t(not in the lexicon)"
+    code, _, err = ktr(capsys, "lexicon", "coverage", "-c", cfg)
+    assert code == 1
+    one_line_error(err, "ktr lexicon coverage needs -s SOURCE")
+    code, _, err = ktr(capsys, "lexicon", "list")
+    assert code == 2 and "invalid choice: 'list'" in err
+
+
+def test_lexicon_coverage_top(capsys, tmp_path):
+    lexicon = write(tmp_path / "one.tsv", "# ktr-lexicon/1\n물\tnoun\twater\n")
+    src = write(tmp_path / "s.ko", "책과 책과 책과 펜과 물.\n책과 펜.\n")     # 책 ×4, 펜 ×2, 물 ×1 (covered)
+    code, out, _ = ktr(capsys, "lexicon", "coverage", "-s", src, "-l", lexicon, "-f", "json", "--top", "1")
+    doc = json.loads(out)
+    assert code == 0 and doc["top_missing"] == [{"lemma": "책", "class": "noun", "count": 4}]
+    assert (doc["keyword_tokens"], doc["coverage"]) == (7, pytest.approx(1 / 7))
+    code, out, _ = ktr(capsys, "lexicon", "coverage", "-s", src, "-l", lexicon, "--top", "2")
+    assert code == 0 and out.splitlines()[-1] == "most frequent missing lemmas: 책/noun×4, 펜/noun×2"
+
+
+# ktr meta-eval --------------------------------------------------------------------------------
+
+def test_meta_eval_exit_codes(capsys, tmp_path):
+    src = write(tmp_path / "s.ko", "방 열쇠가 여기 있습니다.\n물을 마셨다.\n")
+    ref = write(tmp_path / "r.en", "Here is the room key.\nI drank water.\n")
+    code, out, _ = ktr(capsys, "meta-eval", "-s", src, "-r", ref)
+    assert code == 0 and out.startswith("# ")
+    one = write(tmp_path / "one.ko", "방 열쇠\n")
+    code, out, err = ktr(capsys, "meta-eval", "-s", one, "-r", write(tmp_path / "one.en", "room key\n"))
+    assert (code, out) == (1, "")
+    one_line_error(err, "one line; meta-eval needs at least 2")
+    code, _, err = ktr(capsys, "meta-eval", "-s", src)
+    assert code == 2 and "the following arguments are required: -r/--ref" in err

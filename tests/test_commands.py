@@ -7,7 +7,6 @@ characters analysed in one piece (``max_chars``) takes it several seconds (0.7 s
 the machine this was written on), so it gives no result within 1 s and is not scored.
 """
 import json
-import os
 
 import pytest
 
@@ -112,13 +111,6 @@ def test_score_jobs_zero_uses_every_core(capsys, case):
     assert code == 0
     code, every, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences", "--jobs", "0")
     assert code == 0 and json.loads(every) == json.loads(one)
-
-
-def test_jobs_zero_is_the_number_of_usable_cores():
-    from ktr.execution.jobs import resolve_jobs
-
-    assert resolve_jobs(0) == len(os.sched_getaffinity(0))
-    assert (resolve_jobs(None), resolve_jobs(1), resolve_jobs(3)) == (1, 1, 3)
 
 
 def test_score_formats_and_headline(capsys, case):

@@ -1,0 +1,94 @@
+"""The files of ``ktr run`` on the hand-worked case of tests/test_outputs.py and a second system:
+
+    other: The student read a book. | He drank. | Chulsoo came. | (empty)
+           학생 책 읽다: 3 of 3        마시다 only: 1 of 2   오다 only: 1 of 2; chulsoo added
+
+so other scores 1, 1/2, 1/2 (mean 2/3), precision 1, 1, 1/2, F (β 0.5) 1, 5/6, 1/2; against the
+baseline system ``out`` (2/3, 1, 1/2) line 2 differs most (-0.5, 물 lost), then line 1 (+1/3).
+"""
+import csv
+import io
+import json
+
+import pytest
+
+from ktr.experiments.config import load_experiment
+from ktr.experiments.runner import run_experiment
+from ktr.reports.files import segments_tsv, summary_text, write_reports
+from ktr.reports.markdown import markdown
+from tests.test_outputs import LEXICON, OUTPUT, SOURCE
+
+OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory, kiwi):
+    where = tmp_path_factory.mktemp("exp")
+    for name, lines in (("src.ko", SOURCE), ("out.en", OUTPUT), ("other.en", OTHER)):
+        (where / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
+    config = where / "exp.yaml"
+    config.write_text("data: {source: src.ko, systems: {out: out.en, other: other.en}}\n"
+                      "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n"
+                      "compare: {resamples: 0, differences: 1}\noutput: {formats: [tsv, json, md]}\n", encoding="utf-8")
+    return run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: kiwi,
+                          analysis_cache=where / "cache")
+
+
+def test_segments_tsv_by_hand(run):
+    rows = list(csv.reader(io.StringIO(segments_tsv(run)), delimiter="\t"))
+    assert rows == [
+        ["variant", "system", "index", "score", "keywords", "transferred", "not_in_lexicon", "transferred_keywords",
+         "missed_keywords", "precision", "f", "added"],
+        ["base", "out", "0", "0.6667", "3", "2", "0", "학생/noun 읽다/verb", "책/noun", "0.6667", "0.6667", "letter"],
+        ["base", "out", "1", "1.0000", "2", "2", "0", "물/noun 마시다/verb", "", "1.0000", "1.0000", ""],
+        ["base", "out", "2", "0.5000", "2", "1", "1", "오다/verb", "철수/proper_noun", "1.0000", "0.8333", ""],
+        ["base", "out", "3", "", "0", "0", "0", "", "", "", "", ""],
+        ["base", "other", "0", "1.0000", "3", "3", "0", "학생/noun 책/noun 읽다/verb", "", "1.0000", "1.0000", ""],
+        ["base", "other", "1", "0.5000", "2", "1", "0", "마시다/verb", "물/noun", "1.0000", "0.8333", ""],
+        ["base", "other", "2", "0.5000", "2", "1", "1", "오다/verb", "철수/proper_noun", "0.5000", "0.5000", "chulsoo"],
+        ["base", "other", "3", "", "0", "0", "0", "", "", "", "", ""],
+    ]
+
+
+def test_results_json_by_hand(run):
+    (variant,) = run.to_dict()["variants"]
+    out, other = variant["systems"]
+    assert (out["name"], other["name"]) == ("out", "other")
+    assert (other["ktr"], other["ktr_micro"]) == (pytest.approx(2 / 3), pytest.approx(5 / 7))
+    assert (other["precision"], other["f"]) == (pytest.approx(2.5 / 3), pytest.approx((1 + 5 / 6 + 1 / 2) / 3))
+    assert out["classes"] == {"noun": {"keywords": 3, "transferred": 2, "rate": pytest.approx(2 / 3)},
+                              "proper_noun": {"keywords": 1, "transferred": 0, "rate": 0.0},
+                              "verb": {"keywords": 3, "transferred": 3, "rate": 1.0}}
+    assert out["score_histogram"] == [0, 0, 0, 0, 0, 1, 1, 0, 0, 1]     # 1/2, 2/3, 1
+    assert other["score_histogram"] == [0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
+    assert variant["differences"] == {"other": [{"index": 1, "baseline_score": 1.0, "score": 0.5, "delta": -0.5,
+                                                 "gained": [], "lost": ["물"]}]}     # compare.differences: 1
+    assert variant["failed_lines"] == []
+
+
+def test_summary_table_by_hand(run):
+    lines = summary_text(run).splitlines()
+    assert lines[0] == "4 sentences, 2 systems, 1 variant; baseline system: out."
+    assert lines[2] == "variant base"
+    assert lines[3].split() == ["system", "KTR", "micro", "keywords", "transferred", "F", "prec", "added"]
+    assert lines[5].split() == ["out", "0.7222", "0.7143", "7", "5", "0.8333", "0.8889", "1"]
+    assert lines[6].split() == ["other", "0.6667", "0.7143", "7", "5", "0.7778", "0.8333", "1"]
+    assert lines[7].startswith("signature: ktr:") and "|match:exact,inflection|" in lines[7]
+
+
+def test_the_differences_in_the_markdown_report(run):
+    text = markdown(run)
+    part = text.split("## Where systems differ most\n", 1)[1]
+    assert "the 1 sentences with the largest KTR difference from the baseline system `out`" in part
+    rows = [line for line in part.splitlines() if line.startswith("| 2 |")]
+    assert rows == ["| 2 | 1.0000 | 0.5000 | -0.5000 | 물을 마셨다. | He drank water. | He drank. | - | 물 |"]
+
+
+def test_only_the_configured_formats_are_written(run, tmp_path):
+    written = write_reports(run, tmp_path / "report")
+    assert [p.name for p in written] == ["segments.tsv", "results.json", "report.md"]
+    assert sorted(p.name for p in (tmp_path / "report").iterdir()) == ["report.md", "results.json", "segments.tsv"]
+    assert (tmp_path / "report" / "segments.tsv").read_text(encoding="utf-8") == segments_tsv(run)
+    assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8")) == json.loads(
+        json.dumps(run.to_dict()))

@@ -29,6 +29,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,8 +140,8 @@ def main() -> int:
     for group in args.groups or list(GROUPS):
         found.append(run_group(group, args.minutes, args.jobs))
         print(line(found[-1]), flush=True)
-        for name in found[-1]["survivors"]:
-            print(f"    {name}")
+        for function, n in Counter(name.split("__mutmut_")[0] for name in found[-1]["survivors"]).items():
+            print(f"    {n:>3} alive in {function.replace('ǁ', '.')}")
     total = {"group": "total", "finished": all(f["finished"] for f in found),
              "seconds": sum(f["seconds"] for f in found)}
     for key in ("killed", "timeout", "survived", "no_tests", "total"):

@@ -71,6 +71,23 @@ def test_score_exits_0_and_the_policies_reach_the_scores(capsys, case, tmp_path)
     assert json.loads(out)["signature"]["full"]["no_keywords"] == "one"
 
 
+@pytest.mark.parametrize("options, ktr_value", [
+    ("no_keywords: exclude", MACRO), ("no_keywords: zero", (2 / 3 + 1 + 1 / 2) / 4),
+    ("no_keywords: one", (2 / 3 + 1 + 1 / 2 + 1) / 4),
+    ("missing_in_lexicon: miss", MACRO), ("missing_in_lexicon: exclude", (2 / 3 + 1 + 1) / 3),
+    ("aggregation: macro", MACRO), ("aggregation: micro", 5 / 7), ("aggregation: weighted", MACRO),
+    ("classes: [noun, verb]", (2 / 3 + 1 + 1) / 3)])      # 철수, a proper noun, not a keyword
+def test_each_policy_value_through_the_command(capsys, case, tmp_path, options, ktr_value):
+    src, hyp, cfg = case
+    chosen = write(tmp_path / "chosen.yaml", cfg.read_text(encoding="utf-8") + options + "\n")
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", chosen, "-f", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["systems"][0]["ktr"] == pytest.approx(ktr_value)
+    key, value = options.split(": ")
+    if key != "classes":
+        assert doc["signature"]["full"][key] == value
+
+
 def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
     src, hyp, _ = case
     code, out, err = ktr(capsys, "score", "-s", tmp_path / "nope.ko", "-t", hyp)

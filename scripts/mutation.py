@@ -113,9 +113,12 @@ def line(found: dict) -> str:
     total = found.get("total", 0)
     caught = found.get("killed", 0) + found.get("timeout", 0)
     score = f"{100 * caught / total:.1f}%" if total else "-"
-    note = "" if found.get("finished", True) else "  (stopped at the time limit: mutants not run count as survivors)"
+    # mutants with no verdict: the time limit stopped the run, or mutmut stopped early because
+    # no test of the group reached any mutated function
+    not_run = total - caught - found.get("survived", 0) - found.get("no_tests", 0) - found.get("suspicious", 0)
+    note = "" if found.get("finished", True) else "  (stopped at the time limit)"
     return (f"{found['group']:<10} killed {caught} / {total} mutants = {score}; survived {found.get('survived', 0)}, "
-            f"no tests {found.get('no_tests', 0)}, timeout {found.get('timeout', 0)}"
+            f"no tests {found.get('no_tests', 0)}, not run {not_run}, timeout {found.get('timeout', 0)}"
             f"  [{found.get('seconds', 0):.0f} s]{note}")
 
 
@@ -144,7 +147,7 @@ def main() -> int:
             print(f"    {n:>3} alive in {function.replace('ǁ', '.')}")
     total = {"group": "total", "finished": all(f["finished"] for f in found),
              "seconds": sum(f["seconds"] for f in found)}
-    for key in ("killed", "timeout", "survived", "no_tests", "total"):
+    for key in ("killed", "timeout", "survived", "no_tests", "suspicious", "total"):
         total[key] = sum(f.get(key, 0) for f in found)
     print(line(total))
     return 0

@@ -253,3 +253,36 @@ def test_meta_eval_exit_codes(capsys, tmp_path):
     one_line_error(err, "one line; meta-eval needs at least 2")
     code, _, err = ktr(capsys, "meta-eval", "-s", src)
     assert code == 2 and "the following arguments are required: -r/--ref" in err
+
+
+# what every command shares ------------------------------------------------------------------
+
+def test_the_first_20_input_warnings_are_printed_and_the_rest_counted(capsys, tmp_path):
+    src = write(tmp_path / "s.ko", "방\x01 열쇠\n" * 22)
+    hyp = write(tmp_path / "h.en", "room key\n" * 22)
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-f", "json")
+    lines = err.splitlines()
+    assert code == 0 and len(lines) == 21
+    assert lines[0] == f"ktr: warning: {src}:1: cleaned 1 control or surrogate character(s) before analysis (U+0001)"
+    assert lines[19].startswith(f"ktr: warning: {src}:20: cleaned")
+    assert lines[20] == 'ktr: warning: 2 more warnings not shown (-f json lists every one under "warnings")'
+    assert len(json.loads(out)["warnings"]) == 22
+
+
+def test_system_names_drop_en_and_txt(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    names = [write(tmp_path / name, hyp.read_text(encoding="utf-8")) for name in ("a.txt", "b.en.txt", ".en", "c.ko")]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", *names, "-c", cfg, "-f", "json")
+    assert code == 0 and [s["name"] for s in json.loads(out)["systems"]] == ["a", "b.en", ".en", "c.ko"]
+
+
+def test_sample_takes_another_reference(capsys, tmp_path):
+    from ktr.sample import paths
+
+    code, out, _ = ktr(capsys, "score", "--sample", "-f", "json", "-r", paths()["literal"])
+    systems = json.loads(out)["systems"]
+    assert code == 0 and [s["name"] for s in systems] == ["travel.fluent", "travel.literal", "travel.wordsalad"]
+    assert systems[1]["bleu"] == 100.0                  # the literal output is its own reference
+    code, _, err = ktr(capsys, "score", "--sample", "--confidence", "-f", "tsv")
+    assert code == 1
+    one_line_error(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")

@@ -255,3 +255,83 @@ def test_bleu_and_chrf_with_a_reference(lexicon, kiwi):
     assert system["bleu"] == pytest.approx(BLEU().corpus_score(OUTPUT, [refs]).score, abs=1e-4)
     assert system["chrf"] == pytest.approx(CHRF().corpus_score(OUTPUT, [refs]).score, abs=1e-4)
     assert report.to_dict()["sacrebleu"]["bleu"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|")
+
+
+def test_the_json_signature_has_its_short_and_full_forms(report):
+    doc = report.to_dict()
+    assert doc["signature"] == {"short": report.signature.short(), "full": report.signature.full()}
+    assert "segments" not in doc["systems"][0]                  # per-sentence detail only when asked
+
+
+def test_stacked_lexicons_are_named_in_order(tmp_path, lexicon, kiwi):
+    other = tmp_path / "more.tsv"
+    other.write_text("# ktr-lexicon/1\n편지\tnoun\tletter\n", encoding="utf-8")
+    signature = Scorer(Config(lexicons=(str(lexicon), str(other)), matching=("exact",)), analyzer=kiwi).signature
+    assert f"|lex:{lexicon}+{other}@{signature.lexicon_hash[:10]}|" in signature.short()
+
+
+def test_counts_without_keyword_details_give_the_same_summary(lexicon, kiwi, report):
+    lean = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, details=False)
+    assert lean.to_dict() == report.to_dict()
+    assert [(s.keyword_count, s.missing, s.added) for s in lean.systems[0].sentences] == [
+        (3, 0, ()), (2, 0, ()), (2, 1, ()), (0, 0, ())]          # counts kept, words not
+
+
+def test_weighted_f_uses_the_class_weighted_ktr(kiwi):
+    # 세 (determiner, 0.25) missed, 사과 (noun, 1) transferred; "an apple": precision 1
+    sentence = Scorer(Config(matching=("exact",)), analyzer=kiwi).score(["세 사과"], ["an apple"]).systems[0]
+    weighted = Scorer(Config(matching=("exact",), aggregation="weighted"), analyzer=kiwi).score(
+        ["세 사과"], ["an apple"]).systems[0]
+    seg = sentence.sentences[0]
+    assert (seg.score, seg.weighted_score, seg.precision) == (0.5, pytest.approx(1 / 1.25), 1.0)
+    assert seg.f(0.5) == pytest.approx(1.25 * 0.5 / (0.25 + 0.5))              # KTR's F unless asked
+    assert seg.f(0.5, weighted=True) == pytest.approx(1.25 * 0.8 / (0.25 + 0.8))
+    assert (sentence.f, weighted.f) == (pytest.approx(1.25 * 0.5 / 0.75), pytest.approx(1.25 * 0.8 / 1.05))
+
+
+def test_a_keyword_counted_because_it_transferred_weighs_in_too(kiwi):
+    # missing_in_lexicon: exclude; 클린턴 has no entry but is found by its sound, so it counts:
+    # 클린턴 (proper noun, 1) and 오다 (verb, 1) transferred, 대통령 (noun, 1) missed
+    system = Scorer(Config(missing_in_lexicon="exclude", aggregation="weighted"), analyzer=kiwi).score(
+        ["클린턴 대통령이 왔다."], ["Clinton came."]).systems[0]
+    seg = system.sentences[0]
+    assert (seg.counted, seg.transferred, seg.weight, seg.weight_transferred) == (3, 2, 3.0, 2.0)
+    assert system.ktr == pytest.approx(2 / 3)
+
+
+def test_a_matched_keyword_keeps_what_else_it_tried(kiwi):
+    # 삼 (three) is matched as written ("third" is an equivalent); its number value was tried too
+    seg = Scorer(Config(), analyzer=kiwi).score(["삼 층에 있습니다."], ["It is on the third floor."]).systems[0].sentences[0]
+    three = seg.keywords[0]
+    assert (three.keyword.lemma, three.matched, three.how) == ("삼", "third", "exact")
+    assert "number 3" in three.tried and "number 3" in three.to_dict()["also_tried"]
+
+
+def test_a_line_the_analyzer_failed_on_in_every_field(kiwi):
+    # Kiwi with a time limit runs in a child process; a 600,000-character line takes it longer
+    long_line = "학생이 책을 읽었다 " * 60_000
+    scorer = Scorer(Config(timeout=1, max_chars=1_000_000, matching=("exact",)))
+    with pytest.warns(Warning, match="source:2: not scored, the analysis failed: kiwi gave no result within timeout=1s"):
+        report = scorer.score(["방 열쇠", long_line], ["the room key", "the student"])
+    system = report.systems[0]
+    failed = system.sentences[1].to_dict()
+    assert failed == {"index": 1, "score": None, "weighted_score": None, "keywords_counted": 0, "transferred": 0,
+                      "keywords": [], "precision": None, "content_words": 0, "traced": 0, "added": [],
+                      "failed": "kiwi gave no result within timeout=1s"}
+    summary = system.summary()
+    assert (summary["sentences_failed"], summary["sentences_scored"], summary["sentences_without_keywords"]) == (1, 1, 0)
+    assert (summary["ktr"], summary["precision"], summary["f"]) == (1.0, 1.0, 1.0)   # left out, not scored 0
+    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in as_text(report)
+
+
+def test_bootstrap_estimates_join_each_system_s_fields(lexicon, kiwi):
+    from ktr.scoring.significance import bootstrap_report
+
+    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, statistics=True)
+    report.estimates = bootstrap_report(report, 50, 3, paired=False)
+    doc = report.to_dict()
+    assert doc["signature"]["short"].endswith("|bs:50|seed:3")
+    system = doc["systems"][0]
+    for metric in ("ktr", "precision", "f"):
+        low, high = system[f"{metric}_ci"]
+        assert low <= system[metric] <= high and system[f"{metric}_p"] is None

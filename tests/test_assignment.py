@@ -76,3 +76,16 @@ def test_a_greedy_group_leaves_out_only_what_cannot_match():
     found = assign(cands)
     assert len(found) == n and sorted(c.start for c in found.values()) == list(range(n))
 
+
+
+def test_the_greedy_path_follows_an_augmenting_chain_two_keywords_deep():
+    # o sits on token 0 and p on token 1; k can take only token 0 (or a last resort, token 50):
+    # o moves to token 1, which moves p to token 2. Eleven more keywords, each with a token of its
+    # own and token 50, make the group larger than EXACT_LIMIT
+    o, p, k = 0, 1, 2
+    cands = {o: [candidate(o, 0), candidate(o, 1)], p: [candidate(p, 1), candidate(p, 2)],
+             k: [candidate(k, 0, order=1), candidate(k, 50, order=1)]}     # placed after o and p
+    fillers = range(3, 3 + EXACT_LIMIT - 1)
+    cands.update({f: [candidate(f, 10 + f), candidate(f, 50)] for f in fillers})
+    found = assign(cands)
+    assert {n: c.start for n, c in found.items()} == {o: 1, p: 2, k: 0, **{f: 10 + f for f in fillers}}

@@ -335,3 +335,17 @@ def test_bootstrap_estimates_join_each_system_s_fields(lexicon, kiwi):
     for metric in ("ktr", "precision", "f"):
         low, high = system[f"{metric}_ci"]
         assert low <= system[metric] <= high and system[f"{metric}_p"] is None
+
+
+def test_the_bootstrap_table_of_the_text_report(lexicon, kiwi):
+    from ktr.scoring.significance import bootstrap_report
+
+    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT, "same": OUTPUT}, statistics=True)
+    report.estimates = bootstrap_report(report, 50, 3, paired=True)
+    lines = as_text(report).splitlines()
+    start = lines.index("95% confidence intervals from 50 bootstrap resamples (seed 3); p: paired bootstrap test "
+                        "against out, * where p < 0.05")
+    assert lines[start + 1].split()[:4] == ["system", "KTR", "95%", "CI"]
+    out, same = lines[start + 3].split(), lines[start + 4].split()
+    assert out[:3] == ["out", "(baseline)", f"{MACRO:.4f}"] and out[5] == "-"            # no p for the baseline
+    assert same[0] == "same" and same[1:4] == out[2:5] and same[4] == "1.0000"          # the same output: p 1

@@ -92,3 +92,46 @@ def test_only_the_configured_formats_are_written(run, tmp_path):
     assert (tmp_path / "report" / "segments.tsv").read_text(encoding="utf-8") == segments_tsv(run)
     assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8")) == json.loads(
         json.dumps(run.to_dict()))
+
+
+@pytest.fixture(scope="module")
+def two_variants(tmp_path_factory, kiwi):
+    """The same run with a second variant, exact matching alone: reads, drank and came no longer count."""
+    where = tmp_path_factory.mktemp("variants")
+    for name, lines in (("src.ko", SOURCE), ("out.en", OUTPUT), ("other.en", OTHER)):
+        (where / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
+    config = where / "exp.yaml"
+    config.write_text("data: {source: src.ko, systems: {out: out.en, other: other.en}}\n"
+                      "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n"
+                      "variants: {base: {}, exact: {matching: [exact]}}\ncompare: {resamples: 0}\n", encoding="utf-8")
+    return run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: kiwi,
+                          analysis_cache=where / "cache")
+
+
+def test_the_variants_table_by_hand(two_variants):
+    # exact alone: out 1/3, 1/2, 0 (mean 5/18); other 1, 0, 0 (mean 1/3)
+    lines = summary_text(two_variants).splitlines()
+    start = lines.index("KTR by variant (change from the baseline variant, paired p)")
+    assert lines[start + 1].split() == ["system", "base", "(baseline)", "exact"]
+    assert lines[start + 3].split() == ["out", "0.7222", "0.2778", f"({5 / 18 - 13 / 18:+.4f})"]
+    assert lines[start + 4].split() == ["other", "0.6667", "0.3333", f"({1 / 3 - 2 / 3:+.4f})"]
+    assert lines[0] == "4 sentences, 2 systems, 2 variants; baseline system: out."
+
+
+def test_a_folder_that_holds_something_is_refused_unless_overwrite(run, tmp_path):
+    from ktr.errors import InputError
+    from ktr.reports.files import prepare_output
+
+    folder = tmp_path / "report"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(InputError, match=f"{folder}: output folder exists and is not empty; use --overwrite"):
+        write_reports(run, folder)
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]          # nothing written
+    write_reports(run, folder, overwrite=True)
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "report.md", "results.json", "segments.tsv"]
+    with pytest.raises(InputError, match=f"{folder / 'notes.txt'}: exists and is not a folder"):
+        prepare_output(folder / "notes.txt", overwrite=True)
+    prepare_output(tmp_path / "new", overwrite=False)                    # absent: fine, not made yet
+    assert not (tmp_path / "new").exists()

@@ -349,3 +349,30 @@ def test_the_bootstrap_table_of_the_text_report(lexicon, kiwi):
     out, same = lines[start + 3].split(), lines[start + 4].split()
     assert out[:3] == ["out", "(baseline)", f"{MACRO:.4f}"] and out[5] == "-"            # no p for the baseline
     assert same[0] == "same" and same[1:4] == out[2:5] and same[4] == "1.0000"          # the same output: p 1
+
+
+def test_explain_names_every_kind_of_target(tmp_path, kiwi):
+    # 여기 is a pronoun here, the lexicon has it as an adverb (other-class); 책 has seven
+    # equivalents, five shown; 공부 is found through 공부하다 (derived); 클린턴 has no entry, only
+    # its sound. Synonym and derivation counts come from WordNet, so they are read off the result.
+    lexicon = tmp_path / "l.tsv"
+    lexicon.write_text("# ktr-lexicon/1\n책\tnoun\tbook;volume;tome;text;work;publication;novel\n"
+                       "공부하다\tverb\tstudy\n여기\tadverb\there\n", encoding="utf-8")
+    source, output = ["여기 책과 공부.", "클린턴이 왔다."], ["Here is a book to study.", "The president came."]
+    scorer = Scorer(Config(lexicons=(str(lexicon),), matching=("exact", "synonym", "derivation", "transliteration")),
+                    analyzer=kiwi)
+    report = scorer.score(source, {"o": output})
+    here, book, study = report.systems[0].sentences[0].keywords
+    clinton = report.systems[0].sentences[1].keywords[0]
+    assert (here.lookup, book.lookup, study.lookup, clinton.lookup) == ("other-class", "entry", "derived", None)
+    derived = lambda k: sum(t.startswith("derived ") for t in k.tried)     # noqa: E731
+    rows = [line.split("  ") for line in as_explain(report, source, {"o": output}).splitlines()]
+    cells = [[c.strip() for c in row if c.strip()] for row in rows if row[0] == "" and len(row) > 3]
+    assert cells[1:4] == [
+        ["여기/NP", "pronoun", "here [other-class: 여기/adverb]", "here", "exact"],
+        ["책/NNG", "noun", f"book; volume; tome; text; work; +2 more; +{len(book.synonyms)} synonyms; "
+                          f"+{derived(book)} derived", "book", "exact"],
+        ["공부/NNG", "noun", f"study; +{len(study.synonyms)} synonyms; +{derived(study)} derived "
+                            "[derived: 공부하다/verb]", "study", "exact"]]
+    assert cells[5] == ["클린턴/NNP", "proper_noun", "; ".join(clinton.tried), "—", "missed"]
+    assert clinton.tried[0].startswith("sound ") and book.synonyms and derived(book)

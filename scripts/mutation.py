@@ -46,7 +46,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                 ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"]),
     "cli": (["ktr/cli/score.py", "ktr/cli/keywords.py", "ktr/cli/run.py", "ktr/cli/common.py",
              "ktr/cli/main.py"],
-            ["tests/test_cli.py", "tests/test_commands.py"]),
+            ["tests/test_commands.py", "tests/test_help.py"]),
 }
 
 

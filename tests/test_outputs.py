@@ -357,8 +357,9 @@ def test_explain_names_every_kind_of_target(tmp_path, kiwi):
     # its sound. Synonym and derivation counts come from WordNet, so they are read off the result.
     lexicon = tmp_path / "l.tsv"
     lexicon.write_text("# ktr-lexicon/1\n책\tnoun\tbook;volume;tome;text;work;publication;novel\n"
-                       "공부하다\tverb\tstudy\n여기\tadverb\there\n", encoding="utf-8")
-    source, output = ["여기 책과 공부.", "클린턴이 왔다."], ["Here is a book to study.", "The president came."]
+                       "공부하다\tverb\tstudy\n여기\tadverb\there\n백화점\tnoun\tdepartment store\n", encoding="utf-8")
+    source = ["여기 책과 공부.", "클린턴이 왔다.", "백화점."]
+    output = ["Here is a book to study.", "The president and the people came.", "The Department Store."]
     scorer = Scorer(Config(lexicons=(str(lexicon),), matching=("exact", "synonym", "derivation", "transliteration")),
                     analyzer=kiwi)
     report = scorer.score(source, {"o": output})
@@ -375,4 +376,21 @@ def test_explain_names_every_kind_of_target(tmp_path, kiwi):
         ["공부/NNG", "noun", f"study; +{len(study.synonyms)} synonyms; +{derived(study)} derived "
                             "[derived: 공부하다/verb]", "study", "exact"]]
     assert cells[5] == ["클린턴/NNP", "proper_noun", "; ".join(clinton.tried), "—", "missed"]
+    store = report.systems[0].sentences[2].keywords[0]          # a phrase: the words as the output writes them
+    synonyms = f"; +{len(store.synonyms)} synonyms" if store.synonyms else ""
+    assert cells[8] == ["백화점/NNG", "noun", f"department store{synonyms}", "department store", "exact"]
+    assert "  added (traced to no keyword): president, people" in as_explain(report, source, {"o": output})
     assert clinton.tried[0].startswith("sound ") and book.synonyms and derived(book)
+
+
+def test_json_text_is_indented_utf_8(report):
+    text = as_json(report, sentences=True)
+    assert text.startswith('{\n  "signature": {\n    "short": ') and '"lemma": "학생"' in text   # Hangul as written
+    assert json.loads(text) == report.to_dict(sentences=True)
+    assert "segments" not in as_json(report)
+
+
+def test_tsv_lists_every_missed_keyword_and_added_word(lexicon, kiwi):
+    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE[:1], {"pets": ["A cat and a dog."]})
+    row = as_tsv(report).splitlines()[1].split("\t")
+    assert row == ["0", "pets", "0.0000", "3", "0", "0", "학생/NNG 책/NNG 읽다/VV", "0.0000", "2", "0", "0.0000", "cat dog"]

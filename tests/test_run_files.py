@@ -19,6 +19,7 @@ from ktr.reports.markdown import markdown
 from tests.test_outputs import LEXICON, OUTPUT, SOURCE
 
 OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
+PETS = ["A cat and a dog.", "", "", ""]      # transfers nothing; cat and dog are added
 
 
 @pytest.fixture(scope="module")
@@ -96,13 +97,14 @@ def test_only_the_configured_formats_are_written(run, tmp_path):
 
 @pytest.fixture(scope="module")
 def two_variants(tmp_path_factory, kiwi):
-    """The same run with a second variant, exact matching alone: reads, drank and came no longer count."""
+    """The same run with a third system (PETS) and a second variant, exact matching alone: reads,
+    drank and came no longer count."""
     where = tmp_path_factory.mktemp("variants")
-    for name, lines in (("src.ko", SOURCE), ("out.en", OUTPUT), ("other.en", OTHER)):
+    for name, lines in (("src.ko", SOURCE), ("out.en", OUTPUT), ("other.en", OTHER), ("pets.en", PETS)):
         (where / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
     config = where / "exp.yaml"
-    config.write_text("data: {source: src.ko, systems: {out: out.en, other: other.en}}\n"
+    config.write_text("data: {source: src.ko, systems: {out: out.en, other: other.en, pets: pets.en}}\n"
                       "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n"
                       "variants: {base: {}, exact: {matching: [exact]}}\ncompare: {resamples: 0}\n", encoding="utf-8")
     return run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: kiwi,
@@ -116,7 +118,37 @@ def test_the_variants_table_by_hand(two_variants):
     assert lines[start + 1].split() == ["system", "base", "(baseline)", "exact"]
     assert lines[start + 3].split() == ["out", "0.7222", "0.2778", f"({5 / 18 - 13 / 18:+.4f})"]
     assert lines[start + 4].split() == ["other", "0.6667", "0.3333", f"({1 / 3 - 2 / 3:+.4f})"]
-    assert lines[0] == "4 sentences, 2 systems, 2 variants; baseline system: out."
+    assert lines[start + 5].split() == ["pets", "0.0000", "0.0000", "(+0.0000)"]
+    assert lines[0] == "4 sentences, 3 systems, 2 variants; baseline system: out."
+
+
+def test_segments_tsv_lists_every_missed_keyword_and_added_word(two_variants):
+    rows = [row.split("\t") for row in segments_tsv(two_variants).splitlines()]
+    pets = [row for row in rows if row[:3] == ["exact", "pets", "0"]]
+    assert pets == [["exact", "pets", "0", "0.0000", "3", "0", "0", "", "학생/noun 책/noun 읽다/verb", "0.0000",
+                     "0.0000", "cat dog"]]
+
+
+def test_every_format_is_rendered_as_its_own(two_variants, tmp_path):
+    from ktr.errors import InputError
+    from ktr.reports.files import render
+
+    assert render(two_variants, "md").startswith("# ktr run: exp\n")
+    html = render(two_variants, "html")
+    assert html.lstrip().lower().startswith("<!doctype html>") and "학생이 책을 읽었다." in html
+    text = render(two_variants, "json")
+    assert text.startswith('{\n  "ktr_version": ') and text.endswith("}\n") and '"lost": [\n' in text
+    assert '"물"' in text                                     # Hangul as written, not escaped
+    nested = tmp_path / "a" / "b"
+    assert [p.name for p in write_reports(two_variants, nested)] == ["results.json", "segments.tsv", "report.md",
+                                                                    "report.html"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert len(write_reports(two_variants, empty)) == 4            # an empty folder is used as it is
+    blocked = tmp_path / "file"
+    blocked.write_text("", encoding="utf-8")
+    with pytest.raises(InputError, match=f"{blocked / 'out'}: cannot write the report: Not a directory"):
+        write_reports(two_variants, blocked / "out")
 
 
 def test_a_folder_that_holds_something_is_refused_unless_overwrite(run, tmp_path):

@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
-COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "pyproject.toml")
+COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md", "pyproject.toml")
 
 #: group -> (modules mutated, the fast tests run on them)
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
@@ -56,7 +56,7 @@ def settings(modules: list[str], tests: list[str]) -> str:
         "\n[tool.mutmut]\n"
         'source_paths = ["ktr"]\n'
         f"only_mutate = {quoted(modules)}\n"
-        'also_copy = ["configs", "lexicons", "scripts"]\n'
+        'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md"]\n'
         f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
         'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning"]\n'
     )

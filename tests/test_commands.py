@@ -7,6 +7,7 @@ characters analysed in one piece (``max_chars``) takes it several seconds (0.7 s
 the machine this was written on), so it gives no result within 1 s and is not scored.
 """
 import json
+import os
 
 import pytest
 
@@ -286,3 +287,67 @@ def test_sample_takes_another_reference(capsys, tmp_path):
     code, _, err = ktr(capsys, "score", "--sample", "--confidence", "-f", "tsv")
     assert code == 1
     one_line_error(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")
+
+
+def stdin_of(monkeypatch, data: bytes = b"", tty: bool = False):
+    """Standard input holding ``data``, or a terminal (a pseudo-terminal: nothing is piped in)."""
+    import io
+    import sys
+
+    if tty:
+        master, slave = os.openpty()
+        stream = open(slave, "r", encoding="utf-8")      # noqa: SIM115 (closed with the test)
+        monkeypatch.setattr(sys, "stdin", stream)
+        return stream, master
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    return None, None
+
+
+def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
+    src, hyp, cfg = case
+    stdin_of(monkeypatch, hyp.read_bytes())
+    code, out, _ = ktr(capsys, "score", "-s", src, "-c", cfg, "-f", "json")      # no -t: standard input
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and (system["name"], system["ktr"]) == ("stdin", pytest.approx(MACRO))
+    stream, master = stdin_of(monkeypatch, tty=True)
+    try:
+        code, out, err = ktr(capsys, "score", "-s", src, "-c", cfg)
+    finally:
+        stream.close(), os.close(master)
+    assert (code, out) == (1, "")
+    one_line_error(err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input")
+    code, _, err = ktr(capsys, "score", "-s", "-", "-t", "-", "-c", cfg)
+    assert code == 1
+    one_line_error(err, "standard input (-) can stand for one file only")
+
+
+def test_analyzer_option_overrides_the_config(capsys, case):
+    src, hyp, cfg = case
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-a", "mecab", "-f", "json")
+    full = json.loads(out)["signature"]["full"]
+    assert code == 0 and (full["analyzer"], full["lexicons"]) == ("mecab", [str(src.parent / "six.tsv")])
+    code, out, _ = ktr(capsys, "keywords", "-s", src, "-a", "mecab")
+    assert code == 0 and out.splitlines()[0] == "학생/NNG 책/NNG 읽다/VV"
+
+
+def test_run_shows_progress_unless_quiet(capsys, case, tmp_path):
+    src, hyp, _ = case
+    config = experiment(tmp_path, src, hyp, "{matching: [exact]}", name="loud")
+    code, out, err = ktr(capsys, "run", config, "-o", tmp_path / "loud-out", "--jobs", "2")
+    assert code == 0 and "analysing (kiwi): done in" in err
+    assert "1 system, 1 variant." in out
+
+
+def test_interrupted_and_closed_pipe(capsys):
+    import argparse
+
+    from ktr.cli.main import _run
+
+    def raising(exc):
+        def func(args):
+            raise exc
+        return argparse.Namespace(func=func)
+
+    assert _run(raising(KeyboardInterrupt())) == 130
+    assert capsys.readouterr().err == "ktr: interrupted\n"
+    assert _run(raising(BrokenPipeError())) == 0 and capsys.readouterr() == ("", "")

@@ -113,16 +113,6 @@ def test_score_exits_2_on_usage_errors(capsys, case):
     assert code == 2 and "invalid int value: 'many'" in err
 
 
-def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
-    src, hyp, cfg = failing
-    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
-    assert code == 3
-    assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
-    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
-    row = out.splitlines()[2].split()
-    assert row[:2] == ["long", "1.0000"]                  # the other two lines, both transferred
-
-
 def test_score_jobs_zero_uses_every_core(capsys, case):
     src, hyp, cfg = case
     code, one, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences")
@@ -351,3 +341,15 @@ def test_interrupted_and_closed_pipe(capsys):
     assert _run(raising(KeyboardInterrupt())) == 130
     assert capsys.readouterr().err == "ktr: interrupted\n"
     assert _run(raising(BrokenPipeError())) == 0 and capsys.readouterr() == ("", "")
+
+
+# the slowest last: the analyzer's child process, its time limit and restart -----------------
+
+def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
+    src, hyp, cfg = failing
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
+    assert code == 3
+    assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
+    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
+    row = out.splitlines()[2].split()
+    assert row[:2] == ["long", "1.0000"]                  # the other two lines, both transferred

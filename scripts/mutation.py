@@ -56,10 +56,26 @@ def settings(modules: list[str], tests: list[str]) -> str:
         "\n[tool.mutmut]\n"
         'source_paths = ["ktr"]\n'
         f"only_mutate = {quoted(modules)}\n"
-        'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md"]\n'
+        'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md", "mutation_order.py"]\n'
         f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
-        'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning"]\n'
+        'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "mutation_order", '
+        '"-W", "ignore::DeprecationWarning"]\n'
     )
+
+
+#: a pytest plugin for the mutant runs: the fastest tests first (by the times mutmut measured), so
+#: a mutant a quick test kills is not first run through the slow ones
+ORDER_PLUGIN = """\
+import json
+from pathlib import Path
+
+
+def pytest_collection_modifyitems(session, config, items):
+    stats = Path("mutmut-stats.json")
+    if stats.is_file():
+        durations = json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {})
+        items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+"""
 
 
 def prepare(group: str) -> Path:
@@ -75,6 +91,7 @@ def prepare(group: str) -> Path:
             shutil.copytree(source, where / name, ignore=ignore)
         else:
             shutil.copy2(source, where / name)
+    (where / "mutation_order.py").write_text(ORDER_PLUGIN, encoding="utf-8")
     present = [t for t in tests if (ROOT / t).is_file()]
     with open(where / "pyproject.toml", "a", encoding="utf-8") as fh:
         fh.write(settings(modules, present))

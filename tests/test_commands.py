@@ -186,7 +186,8 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
     lexicon = tmp_path / "six.tsv"
     config = experiment(tmp_path, src, hyp, f"{{lexicons: [{lexicon}], matching: [exact, inflection]}}")
     monkeypatch.chdir(tmp_path)
-    code, out, _ = ktr(capsys, "run", config, "-q")
+    code, out, err = ktr(capsys, "run", config, "-q")
+    assert err == ""                                # -q: no progress
     folder = tmp_path / "runs" / "exp"              # no output.dir: runs/NAME in the current folder
     assert code == 0 and "\nwritten to runs/exp/: results.json, segments.tsv, report.md, report.html (" in out
     assert sorted(p.name for p in folder.iterdir()) == ["report.html", "report.md", "results.json", "segments.tsv"]
@@ -197,6 +198,9 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
     assert code == 0
     code, _, err = ktr(capsys, "run")
     assert code == 2 and "the following arguments are required: config" in err
+    code, _, err = ktr(capsys, "run", config, "-q", "--overwrite", "--jobs", "-2")
+    assert code == 1
+    one_line_error(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
     long_src, long_hyp, _ = failing
     slow = experiment(tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, "
                                                     "matching: [exact]}", name="slow")
@@ -326,6 +330,22 @@ def test_run_shows_progress_unless_quiet(capsys, case, tmp_path):
     code, out, err = ktr(capsys, "run", config, "-o", tmp_path / "loud-out", "--jobs", "2")
     assert code == 0 and "analysing (kiwi): done in" in err
     assert "1 system, 1 variant." in out
+
+
+def test_other_warnings_go_on_to_python_s_own_display(capsys):
+    import warnings
+
+    from ktr.cli.main import _InputWarnings
+    from ktr.errors import InputWarning
+
+    with warnings.catch_warnings(record=True) as shown:        # Python's display, recorded
+        printer = _InputWarnings()
+        printer.show("not about the input", UserWarning, "somewhere.py", 7, None, "the line")
+        printer.show("src.ko:3: cleaned", InputWarning, "textio.py", 1)
+    (other,) = shown
+    assert (str(other.message), other.category, other.filename, other.lineno, other.line) == (
+        "not about the input", UserWarning, "somewhere.py", 7, "the line")
+    assert capsys.readouterr().err == "ktr: warning: src.ko:3: cleaned\n" and printer.count == 1
 
 
 def test_interrupted_and_closed_pipe(capsys):

@@ -22,18 +22,25 @@ OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
 PETS = ["A cat and a dog.", "", "", ""]      # transfers nothing; cat and dog are added
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory, kiwi):
-    where = tmp_path_factory.mktemp("exp")
-    for name, lines in (("src.ko", SOURCE), ("out.en", OUTPUT), ("other.en", OTHER)):
-        (where / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+def experiment_run(where, kiwi, systems: dict[str, list[str]], settings: str):
+    """``ktr run`` of the hand-worked source with ``systems`` (name: lines) and ``settings`` (YAML
+    lines after data and pipeline), analysed by the session's Kiwi."""
+    (where / "src.ko").write_text("\n".join(SOURCE) + "\n", encoding="utf-8")
+    for name, lines in systems.items():
+        (where / f"{name}.en").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
     config = where / "exp.yaml"
-    config.write_text("data: {source: src.ko, systems: {out: out.en, other: other.en}}\n"
-                      "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n"
-                      "compare: {resamples: 0, differences: 1}\noutput: {formats: [tsv, json, md]}\n", encoding="utf-8")
+    named = ", ".join(f"{name}: {name}.en" for name in systems)
+    config.write_text(f"data: {{source: src.ko, systems: {{{named}}}}}\n"
+                      "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n" + settings, encoding="utf-8")
     return run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: kiwi,
                           analysis_cache=where / "cache")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory, kiwi):
+    return experiment_run(tmp_path_factory.mktemp("exp"), kiwi, {"out": OUTPUT, "other": OTHER},
+                          "compare: {resamples: 0, differences: 1}\noutput: {formats: [tsv, json, md]}\n")
 
 
 def test_segments_tsv_by_hand(run):
@@ -99,16 +106,8 @@ def test_only_the_configured_formats_are_written(run, tmp_path):
 def two_variants(tmp_path_factory, kiwi):
     """The same run with a third system (PETS) and a second variant, exact matching alone: reads,
     drank and came no longer count."""
-    where = tmp_path_factory.mktemp("variants")
-    for name, lines in (("src.ko", SOURCE), ("out.en", OUTPUT), ("other.en", OTHER), ("pets.en", PETS)):
-        (where / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
-    config = where / "exp.yaml"
-    config.write_text("data: {source: src.ko, systems: {out: out.en, other: other.en, pets: pets.en}}\n"
-                      "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n"
-                      "variants: {base: {}, exact: {matching: [exact]}}\ncompare: {resamples: 0}\n", encoding="utf-8")
-    return run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: kiwi,
-                          analysis_cache=where / "cache")
+    return experiment_run(tmp_path_factory.mktemp("variants"), kiwi, {"out": OUTPUT, "other": OTHER, "pets": PETS},
+                          "variants: {base: {}, exact: {matching: [exact]}}\ncompare: {resamples: 0}\n")
 
 
 def test_the_variants_table_by_hand(two_variants):

@@ -230,9 +230,9 @@ def test_counts_without_keyword_details_give_the_same_summary(monkeypatch, analy
     lean = Scorer(Config(analyzer=analyzer), jobs=jobs).score(source, systems, [references], details=False)
     assert lean.to_dict() == full.to_dict()
     summary = lean.systems[0].summary()
-    whole = full.systems[0].sentences      # the lean counts are those of the kept keywords
-    assert summary["keywords"] == sum(len(s.keywords) for s in whole)
-    assert summary["keywords_not_in_lexicon"] == sum(not k.in_lexicon for s in whole for k in s.keywords)
+    detailed = full.systems[0].sentences      # the lean counts are those of the kept keywords
+    assert summary["keywords"] == sum(len(s.keywords) for s in detailed)
+    assert summary["keywords_not_in_lexicon"] == sum(not k.in_lexicon for s in detailed for k in s.keywords)
     for kept, whole in zip(lean.systems[0].sentences, full.systems[0].sentences):
         assert kept.keywords == () and kept.keyword_count == len(whole.keywords) and kept.missing == whole.missing
         assert (kept.counted, kept.transferred, kept.score) == (whole.counted, whole.transferred, whole.score)

@@ -255,6 +255,8 @@ def test_bleu_and_chrf_with_a_reference(lexicon, kiwi):
     assert system["bleu"] == pytest.approx(BLEU().corpus_score(OUTPUT, [refs]).score, abs=1e-4)
     assert system["chrf"] == pytest.approx(CHRF().corpus_score(OUTPUT, [refs]).score, abs=1e-4)
     assert report.to_dict()["sacrebleu"]["bleu"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|")
+    row = as_text(report).splitlines()[2].split()
+    assert row[-2:] == [f"{system['bleu']:.2f}", f"{system['chrf']:.2f}"]          # two decimals, as sacreBLEU
 
 
 def test_the_json_signature_has_its_short_and_full_forms(report):
@@ -357,9 +359,11 @@ def test_explain_names_every_kind_of_target(tmp_path, kiwi):
     # its sound. Synonym and derivation counts come from WordNet, so they are read off the result.
     lexicon = tmp_path / "l.tsv"
     lexicon.write_text("# ktr-lexicon/1\n책\tnoun\tbook;volume;tome;text;work;publication;novel\n"
-                       "공부하다\tverb\tstudy\n여기\tadverb\there\n백화점\tnoun\tdepartment store\n", encoding="utf-8")
-    source = ["여기 책과 공부.", "클린턴이 왔다.", "백화점."]
-    output = ["Here is a book to study.", "The president and the people came.", "The Department Store."]
+                       "공부하다\tverb\tstudy\n여기\tadverb\there\n백화점\tnoun\tdepartment store\n"
+                       "사과\tnoun\tapple;apology;excuse;regret;sorry\n", encoding="utf-8")
+    source = ["여기 책과 공부.", "클린턴이 왔다.", "백화점.", "사과 2024년."]
+    output = ["Here is a book to study.", "The president and the people came.", "The Department Store.",
+              "An apple in 2024."]
     scorer = Scorer(Config(lexicons=(str(lexicon),), matching=("exact", "synonym", "derivation", "transliteration")),
                     analyzer=kiwi)
     report = scorer.score(source, {"o": output})
@@ -383,6 +387,10 @@ def test_explain_names_every_kind_of_target(tmp_path, kiwi):
     store = report.systems[0].sentences[2].keywords[0]          # a phrase: the words as the output writes them
     assert cells[8] == ["백화점/NNG", "noun", f"department store{wordnet(store)}", "department store", "exact"]
     assert "  added (traced to no keyword): president, people" in as_explain(report, source, {"o": output})
+    apple, year = report.systems[0].sentences[3].keywords[:2]     # five equivalents: all shown, no "+0 more"
+    assert cells[10:12] == [["사과/NNG", "noun", f"apple; apology; excuse; regret; sorry{wordnet(apple)}", "apple", "exact"],
+                            ["2024/SN", "digits", "2024", "2024", "exact"]]   # digits: their own equivalent, no note
+    assert year.lookup == "digits"
     assert clinton.tried[0].startswith("sound ")
 
 
@@ -397,3 +405,14 @@ def test_tsv_lists_every_missed_keyword_and_added_word(lexicon, kiwi):
     report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE[:1], {"pets": ["A cat and a dog."]})
     row = as_tsv(report).splitlines()[1].split("\t")
     assert row == ["0", "pets", "0.0000", "3", "0", "0", "학생/NNG 책/NNG 읽다/VV", "0.0000", "2", "0", "0.0000", "cat dog"]
+
+
+def test_the_bootstrap_table_without_paired_tests(lexicon, kiwi):
+    from ktr.scoring.significance import bootstrap_report
+
+    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT, "same": OUTPUT}, statistics=True)
+    report.estimates = bootstrap_report(report, 50, 3, paired=False)
+    lines = as_text(report).splitlines()
+    start = lines.index("95% confidence intervals from 50 bootstrap resamples (seed 3)")
+    assert "p" not in lines[start + 1].split() and "(baseline)" not in "\n".join(lines[start:])
+    assert lines[start + 3].split()[0] == "out"

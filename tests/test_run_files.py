@@ -83,6 +83,8 @@ def test_summary_table_by_hand(run):
     assert lines[5].split() == ["out", "0.7222", "0.7143", "7", "5", "0.8333", "0.8889", "1"]
     assert lines[6].split() == ["other", "0.6667", "0.7143", "7", "5", "0.7778", "0.8333", "1"]
     assert lines[7].startswith("signature: ktr:") and "|match:exact,inflection|" in lines[7]
+    assert lines[1] == "" and len(lines) == 8                   # one variant: no table of variants
+    assert summary_text(run) == "\n".join(lines) + "\n"          # one newline at the end
 
 
 def test_the_differences_in_the_markdown_report(run):

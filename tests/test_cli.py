@@ -94,8 +94,9 @@ def test_api_gives_the_cli_numbers():
 
 
 def test_sample_prints_the_table_the_readme_shows():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = readme.split("Output of the first (default settings):\n\n```\n", 1)[1].split("```", 1)[0].splitlines()
+    from tests.test_outputs import readme_sample_output
+
+    shown = readme_sample_output()
     proc = ktr("score", "--sample")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()

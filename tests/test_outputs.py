@@ -152,7 +152,7 @@ def test_text_table_of_the_hand_worked_case(report):
                         "source; F = F-beta of KTR and prec (beta 0.5); 4 sentences")
     assert lines[5] == f"signature: {report.signature.short()}" and len(lines) == 6
     with_rows = as_text(report, sentences=True)
-    assert with_rows.endswith("\n" + as_tsv(report))
+    assert with_rows.endswith("\n\n" + as_tsv(report))                 # a blank line, then the rows
 
 
 def test_explain_rows_in_full(report):
@@ -347,6 +347,7 @@ def test_the_bootstrap_table_of_the_text_report(lexicon, kiwi):
     lines = as_text(report).splitlines()
     start = lines.index("95% confidence intervals from 50 bootstrap resamples (seed 3); p: paired bootstrap test "
                         "against out, * where p < 0.05")
+    assert lines[0].startswith("system ") and lines[start - 1] == ""     # after the systems table and a blank
     assert lines[start + 1].split()[:4] == ["system", "KTR", "95%", "CI"]
     out, same = lines[start + 3].split(), lines[start + 4].split()
     assert out[:3] == ["out", "(baseline)", f"{MACRO:.4f}"] and out[5] == "-"            # no p for the baseline
@@ -416,3 +417,27 @@ def test_the_bootstrap_table_without_paired_tests(lexicon, kiwi):
     start = lines.index("95% confidence intervals from 50 bootstrap resamples (seed 3)")
     assert "p" not in lines[start + 1].split() and "(baseline)" not in "\n".join(lines[start:])
     assert lines[start + 3].split()[0] == "out"
+
+
+def readme_sample_output() -> list[str]:
+    """The lines README.md shows as the output of ``ktr score --sample``."""
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return readme.split("Output of the first (default settings):\n\n```\n", 1)[1].split("```", 1)[0].splitlines()
+
+
+def test_the_sample_table_is_the_one_the_readme_shows(kiwi):
+    """The README's table for ``ktr score --sample``, laid out as printed (first column left, the
+    rest right, two spaces apart, a rule under the header, a blank line before the note)."""
+    from ktr import sample
+    from ktr.textio import read_lines
+
+    shown = readme_sample_output()
+    files = sample.paths()
+    report = Scorer(Config(), analyzer=kiwi).score(
+        read_lines(files["source"]), {f"travel.{n}": read_lines(files[n]) for n in sample.SYSTEMS},
+        references=[read_lines(files["reference"])])
+    lines = as_text(report).splitlines()
+    assert lines[:7] == shown[:7]
+    assert [line.split(":", 1)[0] for line in lines[7:]] == ["signature", "sacrebleu bleu", "sacrebleu chrf"]

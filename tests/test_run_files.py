@@ -22,18 +22,20 @@ OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
 PETS = ["A cat and a dog.", "", "", ""]      # transfers nothing; cat and dog are added
 
 
-def experiment_run(where, kiwi, systems: dict[str, list[str]], settings: str):
-    """``ktr run`` of the hand-worked source with ``systems`` (name: lines) and ``settings`` (YAML
-    lines after data and pipeline), analysed by the session's Kiwi."""
-    (where / "src.ko").write_text("\n".join(SOURCE) + "\n", encoding="utf-8")
+def experiment_run(where, kiwi, systems: dict[str, list[str]], settings: str, source=SOURCE, pipeline=""):
+    """``ktr run`` of ``source`` (the hand-worked one) with ``systems`` (name: lines) and
+    ``settings`` (YAML lines after data and pipeline), analysed by the session's Kiwi (or, with
+    ``kiwi`` None, by the analyzer the pipeline's options make)."""
+    (where / "src.ko").write_text("\n".join(source) + "\n", encoding="utf-8")
     for name, lines in systems.items():
         (where / f"{name}.en").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
     config = where / "exp.yaml"
     named = ", ".join(f"{name}: {name}.en" for name in systems)
     config.write_text(f"data: {{source: src.ko, systems: {{{named}}}}}\n"
-                      "pipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n" + settings, encoding="utf-8")
-    return run_experiment(load_experiment(config), quiet=True, analyzer_factory=lambda name: kiwi,
+                      f"pipeline: {{lexicons: [six.tsv], matching: [exact, inflection]{pipeline}}}\n" + settings,
+                      encoding="utf-8")
+    return run_experiment(load_experiment(config), quiet=True, analyzer_factory=(lambda name: kiwi) if kiwi else None,
                           analysis_cache=where / "cache")
 
 
@@ -168,3 +170,15 @@ def test_a_folder_that_holds_something_is_refused_unless_overwrite(run, tmp_path
         prepare_output(folder / "notes.txt", overwrite=True)
     prepare_output(tmp_path / "new", overwrite=False)                    # absent: fine, not made yet
     assert not (tmp_path / "new").exists()
+
+
+def test_the_summary_names_the_lines_not_scored(tmp_path):
+    # Kiwi with a time limit (in a child process) on a 600,000-character line: not scored
+    from tests.test_commands import LONG
+
+    with pytest.warns(Warning, match="src.ko:2: not scored"):
+        failed = experiment_run(tmp_path, None, {"out": ["the student", "a book", "water"]}, "compare: {resamples: 0}\n",
+                                source=["학생", LONG, "물"], pipeline=", timeout: 1, max_chars: 1000000")
+    lines = summary_text(failed).splitlines()
+    start = lines.index("NOT SCORED: 1 sentence(s) on which the analyzer failed:")
+    assert lines[start + 1:] == ["  line 2: kiwi gave no result within timeout=1s"]     # indented, and the end

@@ -126,6 +126,14 @@ def run_group(group: str, minutes: float, jobs: int) -> dict:
             "survivors": survivors, **stats}
 
 
+def readable(mutant: str) -> str:
+    """The function a mutant changed, from mutmut's name of it: ktr.scoring.results.xǁReportǁto_dict__mutmut_3
+    -> ktr.scoring.results.Report.to_dict."""
+    module, _, function = mutant.split("__mutmut_")[0].rpartition(".")
+    function = function[2:] if function.startswith("x_") else function[1:].strip("ǁ").replace("ǁ", ".")
+    return f"{module}.{function}"
+
+
 def line(found: dict) -> str:
     total = found.get("total", 0)
     caught = found.get("killed", 0) + found.get("timeout", 0)
@@ -160,8 +168,8 @@ def main() -> int:
     for group in args.groups or list(GROUPS):
         found.append(run_group(group, args.minutes, args.jobs))
         print(line(found[-1]), flush=True)
-        for function, n in Counter(name.split("__mutmut_")[0] for name in found[-1]["survivors"]).items():
-            print(f"    {n:>3} alive in {function.replace('ǁ', '.')}")
+        for function, n in Counter(readable(name) for name in found[-1]["survivors"]).items():
+            print(f"    {n:>3} alive in {function}")
     total = {"group": "total", "finished": all(f["finished"] for f in found),
              "seconds": sum(f["seconds"] for f in found)}
     for key in ("killed", "timeout", "survived", "no_tests", "suspicious", "total"):

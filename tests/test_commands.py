@@ -51,6 +51,10 @@ def failing(tmp_path):
     return src, hyp, cfg
 
 
+def error_is(err, message):
+    assert err == f"ktr: error: {message}\n"
+
+
 def one_line_error(err, *fragments):
     assert err.startswith("ktr: error: ") and err.count("\n") == 1, err
     for f in fragments:
@@ -96,7 +100,14 @@ def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
     one_line_error(err, "nope.ko: no such file")
     code, _, err = ktr(capsys, "score", "-t", hyp)
     assert code == 1
-    one_line_error(err, "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+    error_is(err, "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+    empty = write(tmp_path / "empty.en", "")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", empty)
+    assert code == 1                                 # an empty output is a short one, not a broken file
+    one_line_error(err, "src.ko has 4 lines", "empty.en has 0")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--jobs", "-2")
+    assert code == 1
+    error_is(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--paired-bs")
     assert code == 1
     one_line_error(err, "--paired-bs needs at least two systems")
@@ -125,7 +136,7 @@ def test_score_formats_and_headline(capsys, case):
     src, hyp, cfg = case
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "tsv")
     rows = out.splitlines()
-    assert code == 0 and len(rows) == 5 and rows[1].split("\t")[:5] == ["0", "out", "0.6667", "3", "2"]
+    assert code == 0 and len(rows) == 5 and rows[1].split("\t")[:7] == ["0", "out", "0.6667", "3", "2", "0", "책/NNG"]
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--headline", "f")
     assert code == 0 and out.splitlines()[0].split()[:3] == ["system", "F", "KTR"]
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--sentences")
@@ -141,8 +152,10 @@ def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):
     other = tmp_path / "b"
     other.mkdir()
     copy = write(other / "out.en", hyp.read_text(encoding="utf-8"))
-    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, copy, "-c", cfg, "-f", "json")
-    assert code == 0 and [s["name"] for s in json.loads(out)["systems"]] == ["out", "out-2"]
+    (tmp_path / "c").mkdir()
+    third = write(tmp_path / "c" / "out.txt", hyp.read_text(encoding="utf-8"))
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, copy, third, "-c", cfg, "-f", "json")
+    assert code == 0 and [s["name"] for s in json.loads(out)["systems"]] == ["out", "out-2", "out-3"]
 
 
 def test_score_confidence_fields(capsys, case):
@@ -274,6 +287,11 @@ def test_system_names_drop_en_and_txt(capsys, case, tmp_path):
 def test_sample_takes_another_reference(capsys, tmp_path):
     from ktr.sample import paths
 
+    code, out, _ = ktr(capsys, "score", "--sample", "-f", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["sacrebleu"] is not None            # the sample's own reference
+    assert [s["bleu"] for s in doc["systems"]] == [pytest.approx(b, abs=0.005) for b in (32.74, 10.41, 2.33)]  # README
+
     code, out, _ = ktr(capsys, "score", "--sample", "-f", "json", "-r", paths()["literal"])
     systems = json.loads(out)["systems"]
     assert code == 0 and [s["name"] for s in systems] == ["travel.fluent", "travel.literal", "travel.wordsalad"]
@@ -309,10 +327,11 @@ def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
     finally:
         stream.close(), os.close(master)
     assert (code, out) == (1, "")
-    one_line_error(err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input")
+    error_is(err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input "
+                  "(cat out.en | ktr score -s src.ko)")
     code, _, err = ktr(capsys, "score", "-s", "-", "-t", "-", "-c", cfg)
     assert code == 1
-    one_line_error(err, "standard input (-) can stand for one file only")
+    error_is(err, "standard input (-) can stand for one file only")
 
 
 def test_analyzer_option_overrides_the_config(capsys, case):

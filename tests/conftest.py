@@ -34,11 +34,13 @@ def hannanum():
 @pytest.fixture
 def shared_data() -> Path:
     if not (SHARED / "news-dev.ko").is_file():
-        pytest.skip(f"shared parallel data not found at {SHARED}")
+        pytest.skip(f"needs the optional shared parallel data: not found at {SHARED}")
     return SHARED
 
 
-requires_java = pytest.mark.skipif(shutil.which("java") is None, reason="Java runtime not installed")
+requires_java = pytest.mark.skipif(shutil.which("java") is None,
+                                   reason="needs Java (KoNLPy's backends): not installed; .ci/run installs "
+                                          "Debian's default-jre-headless when run as root")
 
 
 @pytest.fixture(scope="session")

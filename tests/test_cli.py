@@ -56,19 +56,32 @@ def test_golden_json():
     assert stable(got) == stable(json.loads(GOLDEN.read_text(encoding="utf-8")))
 
 
-def test_json_contract_keys():
+#: the fields docs/json.md documents, and no others
+SYSTEM_FIELDS = {"name", "ktr", "ktr_macro", "ktr_micro", "ktr_weighted", "sentences", "sentences_scored",
+                 "sentences_without_keywords", "sentences_failed", "hypotheses_empty", "keywords",
+                 "keywords_counted", "transferred", "keywords_not_in_lexicon", "precision", "precision_micro", "f",
+                 "f_beta", "content_words", "traced", "added", "bleu", "chrf", "segments"}
+SEGMENT_FIELDS = {"index", "score", "weighted_score", "keywords_counted", "transferred", "keywords", "precision",
+                  "content_words", "traced", "added", "failed"}
+KEYWORD_FIELDS = {"lemma", "tag", "class", "start", "end", "equivalents", "synonyms", "in_lexicon", "entry", "lookup",
+                  "matched", "how", "token_span", "also_tried"}
+SIGNATURE_FIELDS = {"ktr", "analyzer", "analyzer_version", "tagset", "lexicons", "lexicon_hash", "classes", "matching",
+                    "aggregation", "no_keywords", "missing_in_lexicon"}
+
+
+def test_json_has_the_documented_fields():
     doc = json.loads(ktr(*golden_args()).stdout)
-    system = doc["systems"][0]
-    for key in ("name", "ktr", "ktr_micro", "sentences", "sentences_scored", "sentences_without_keywords",
-                "keywords", "transferred", "keywords_not_in_lexicon", "bleu", "chrf", "segments"):
-        assert key in system
-    assert [s["index"] for s in system["segments"]] == list(range(20))
-    kw = system["segments"][0]["keywords"][0]
-    for key in ("lemma", "tag", "class", "equivalents", "matched", "how", "in_lexicon"):
-        assert key in kw
+    assert set(doc) == {"signature", "sacrebleu", "headline", "systems", "warnings"}
+    assert set(doc["sacrebleu"]) == {"bleu", "chrf"}
+    for system in doc["systems"]:
+        assert set(system) == SYSTEM_FIELDS
+        assert [s["index"] for s in system["segments"]] == list(range(20))
+        for seg in system["segments"]:
+            assert set(seg) == SEGMENT_FIELDS and all(set(k) == KEYWORD_FIELDS for k in seg["keywords"])
     full = doc["signature"]["full"]
-    for key in ("ktr", "analyzer", "analyzer_version", "lexicon_hash", "classes", "matching", "aggregation"):
-        assert full[key]
+    # the documented fields, and the parts of the short form that golden.yaml's stages add
+    assert set(full) - SIGNATURE_FIELDS == {"syn", "tl"} and SIGNATURE_FIELDS <= set(full)
+    assert doc["signature"]["short"].split("|")[-2:] == [f"syn:{full['syn']}", f"tl:{full['tl']}"]
 
 
 def test_api_gives_the_cli_numbers():
@@ -80,12 +93,15 @@ def test_api_gives_the_cli_numbers():
     assert stable(report.to_dict(sentences=True)) == stable(json.loads(ktr(*golden_args()).stdout))
 
 
-def test_text_output_and_sample():
+def test_sample_prints_the_table_the_readme_shows():
+    from tests.test_outputs import readme_sample_output
+
+    shown = readme_sample_output()
     proc = ktr("score", "--sample")
     assert proc.returncode == 0, proc.stderr
-    out = proc.stdout
-    for name in ("travel.fluent", "travel.literal", "travel.wordsalad", "signature: ktr:", "sacrebleu bleu:"):
-        assert name in out
+    out = proc.stdout.splitlines()
+    assert out[:7] == shown[:7]            # the systems table and the note under it
+    assert [line.split(":", 1)[0] for line in out[7:]] == [line.split(":", 1)[0] for line in shown[7:]]
 
 
 def test_without_references_bleu_is_null(tmp_path):

@@ -56,6 +56,7 @@ def test_wordnet_tables_are_built_before_any_thread_scores(corpus, kiwi, monkeyp
 
     scorer = Scorer(Config(), analyzer=kiwi)
     assert scorer._synonyms and scorer._inflections         # built by the constructor
+    serial = run(scorer, corpus)
 
     def no_wordnet(*args, **kwargs):
         raise AssertionError("WordNet was read while scoring")
@@ -64,4 +65,4 @@ def test_wordnet_tables_are_built_before_any_thread_scores(corpus, kiwi, monkeyp
         monkeypatch.setattr(module, name, no_wordnet)
     with ThreadPoolExecutor(THREADS) as pool:
         results = list(pool.map(lambda _: run(scorer, corpus), range(THREADS)))
-    assert results[0]["systems"][0]["transferred"] > 0 and all(r == results[0] for r in results)
+    assert all(r == serial for r in results)

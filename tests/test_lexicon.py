@@ -64,10 +64,16 @@ def test_lookup_fallbacks(tmp_path):
     assert lex.lookup("없는말", "noun") is None
 
 
-def test_shipped_lexicons_load():
-    for name in ("core", "senses", "paper"):
-        lex = load_lexicon(name)
-        assert len(lex) > 10
+def test_shipped_lexicons_have_the_entries_the_docs_give():
+    import re
+    from tests.conftest import ROOT
+
+    text = (ROOT / "docs" / "lexicons.md").read_text(encoding="utf-8")
+    core, senses = (int(n.replace(",", "")) for n in re.findall(r"([\d,]+) entries", text)[:2])
+    assert (len(load_lexicon("core")), len(load_lexicon("senses"))) == (core, senses)
+    rows = [line for line in (ROOT / "lexicons" / "paper.tsv").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert len(load_lexicon("paper")) == len(rows)      # one entry per line: none lost or merged
 
 
 def test_unknown_shipped_name():

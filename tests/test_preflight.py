@@ -25,7 +25,7 @@ def _can_unshare() -> bool:
                           capture_output=True).returncode == 0
 
 
-requires_unshare = pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare -m to hide folders")
+requires_unshare = pytest.mark.skipif(not _can_unshare(), reason="needs root (and unshare -m) to hide folders from ktr")
 
 
 def ktr_without(folders, *args):
@@ -62,7 +62,7 @@ def test_missing_java_names_the_backend_and_the_fix(files):
     import jpype
     jdks = Path(os.path.realpath(jpype.getDefaultJVMPath())).parents[3]   # .../jvm/<jdk>/lib/server/libjvm.so
     if len(jdks.parts) < 4:
-        pytest.skip(f"Java is not installed in a folder of its own ({jdks})")
+        pytest.skip(f"needs Java installed in a folder of its own, found {jdks}")
     src, hyp = files
     proc = ktr_without([jdks], "score", "-s", src, "-t", hyp, "-a", "komoran")
     assert_one_line_error(proc, "analyzer 'komoran' runs on Java: no usable Java runtime was found",

@@ -53,11 +53,15 @@ def test_scores_are_in_range_and_one_result_per_line(pairs):
 
 
 @SETTINGS
-@given(sources, hypotheses)
-def test_deterministic(source, hypothesis):
-    assume(source.strip())
-    first = scorer().score([source], [hypothesis]).to_dict(sentences=True)
-    assert scorer().score([source], [hypothesis]).to_dict(sentences=True) == first
+@given(st.lists(st.tuples(sources, hypotheses), min_size=2, max_size=5), st.data())
+def test_a_line_scores_the_same_alone_and_among_other_lines(pairs, data):
+    """Lines are independent: nothing of one line (its analysis, its output's words) reaches another."""
+    i = data.draw(st.integers(0, len(pairs) - 1))
+    assume(pairs[i][0].strip())
+    among = scorer().score([s for s, _ in pairs], [h for _, h in pairs]).to_dict(sentences=True)
+    alone = scorer().score([pairs[i][0]], [pairs[i][1]]).to_dict(sentences=True)
+    segment = among["systems"][0]["segments"][i]
+    assert segment["index"] == i and {**segment, "index": 0} == alone["systems"][0]["segments"][0]
 
 
 @SETTINGS

@@ -23,7 +23,7 @@ def chromium():
     if path is None:
         if os.environ.get("CI"):
             pytest.fail("Chromium is not installed: .ci/run installs Debian's chromium package")
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
+        pytest.skip("needs Chromium: not installed (Debian: apt-get install chromium; .ci/run installs it as root)")
     return path
 
 

@@ -1,0 +1,182 @@
+"""Mutation testing of chosen modules with mutmut, in bounded time (not part of CI).
+
+    python scripts/mutation.py                       # every group below, 15 minutes each at most
+    python scripts/mutation.py scoring cli --minutes 10 --jobs 2
+    python scripts/mutation.py --list                # the groups: modules and the tests run on them
+
+mutmut changes one small thing at a time in a module (a ``<`` into ``<=``, a string into
+another, a ``return x`` into ``return None``) and runs the tests that reach the changed
+function; a mutant is *killed* when a test fails, *survives* when they all pass, and has *no
+tests* when no test of the group calls the function in the pytest process (tests that run
+``ktr`` in a subprocess do reach it, but mutmut cannot see that, so they are not run for it).
+
+Each group is run in a fresh copy of the checkout under ``.mutation/<group>/`` (gitignored),
+with mutmut's settings written into that copy's pyproject.toml, so the checkout is never
+changed; the copy stays afterwards to read the survivors (``docs/testing.md``)::
+
+    cd .mutation/scoring && mutmut show ktr.scoring.results.x_macro__mutmut_3
+
+Needs ``pip install 'mutmut>=3.8,<4'`` (not a dependency of ktr). Prints per group and in
+total: killed / mutants, the score, and the survivors' names (also in survivors.txt).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / ".mutation"
+COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md", "pyproject.toml")
+
+#: group -> (modules mutated, the fast tests run on them)
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    "scoring": (["ktr/scoring/results.py"],
+                ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
+    "matching": (["ktr/matching/assignment.py"],
+                 ["tests/test_match.py", "tests/test_assignment.py"]),
+    "reports": (["ktr/reports/tables.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
+                ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"]),
+    "cli": (["ktr/cli/score.py", "ktr/cli/keywords.py", "ktr/cli/run.py", "ktr/cli/common.py",
+             "ktr/cli/main.py"],
+            ["tests/test_commands.py", "tests/test_help.py"]),
+}
+
+
+def settings(modules: list[str], tests: list[str]) -> str:
+    quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"   # noqa: E731
+    return (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["ktr"]\n'
+        f"only_mutate = {quoted(modules)}\n"
+        'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md", "mutation_order.py"]\n'
+        f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
+        'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "mutation_order", '
+        '"-W", "ignore::DeprecationWarning"]\n'
+    )
+
+
+#: a pytest plugin for the mutant runs: the fastest tests first (by the times mutmut measured), so
+#: a mutant a quick test kills is not first run through the slow ones
+ORDER_PLUGIN = """\
+import json
+from pathlib import Path
+
+
+def pytest_collection_modifyitems(session, config, items):
+    stats = Path("mutmut-stats.json")
+    if stats.is_file():
+        durations = json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {})
+        items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+"""
+
+
+def prepare(group: str) -> Path:
+    """A fresh copy of the checkout for ``group``, with mutmut's settings in its pyproject.toml."""
+    modules, tests = GROUPS[group]
+    where = WORK / group
+    shutil.rmtree(where, ignore_errors=True)
+    where.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, where / name, ignore=ignore)
+        else:
+            shutil.copy2(source, where / name)
+    (where / "mutation_order.py").write_text(ORDER_PLUGIN, encoding="utf-8")
+    present = [t for t in tests if (ROOT / t).is_file()]
+    with open(where / "pyproject.toml", "a", encoding="utf-8") as fh:
+        fh.write(settings(modules, present))
+    return where
+
+
+def run_group(group: str, minutes: float, jobs: int) -> dict:
+    where = prepare(group)
+    env = {**os.environ, "KTR_CACHE_DIR": str(WORK / "cache")}   # mutants never write the user's cache
+    started = time.monotonic()
+    with open(where / "mutmut.log", "w", encoding="utf-8") as log:
+        proc = subprocess.Popen(["mutmut", "run", "--max-children", str(jobs)], cwd=where, env=env,
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=minutes * 60)
+            finished = True
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            finished = False
+    subprocess.run(["mutmut", "export-cicd-stats"], cwd=where, env=env, capture_output=True)
+    stats_file = where / "mutants" / "mutmut-cicd-stats.json"
+    stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
+    results = subprocess.run(["mutmut", "results", "--all", "true"], cwd=where, env=env,
+                             capture_output=True, text=True).stdout
+    survivors = [line.split(":")[0].strip() for line in results.splitlines()
+                 if line.rstrip().endswith((": survived", ": no tests"))]
+    (where / "survivors.txt").write_text("".join(f"{line.strip()}\n" for line in results.splitlines()
+                                                 if line.rstrip().endswith((": survived", ": no tests"))),
+                                         encoding="utf-8")
+    return {"group": group, "finished": finished, "seconds": time.monotonic() - started,
+            "survivors": survivors, **stats}
+
+
+def readable(mutant: str) -> str:
+    """The function a mutant changed, from mutmut's name of it: ktr.scoring.results.xǁReportǁto_dict__mutmut_3
+    -> ktr.scoring.results.Report.to_dict."""
+    module, _, function = mutant.split("__mutmut_")[0].rpartition(".")
+    function = function[2:] if function.startswith("x_") else function[1:].strip("ǁ").replace("ǁ", ".")
+    return f"{module}.{function}"
+
+
+def line(found: dict) -> str:
+    total = found.get("total", 0)
+    caught = found.get("killed", 0) + found.get("timeout", 0)
+    score = f"{100 * caught / total:.1f}%" if total else "-"
+    # mutants with no verdict: the time limit stopped the run, or mutmut stopped early because
+    # no test of the group reached any mutated function
+    not_run = total - caught - found.get("survived", 0) - found.get("no_tests", 0) - found.get("suspicious", 0)
+    note = "" if found.get("finished", True) else "  (stopped at the time limit)"
+    return (f"{found['group']:<10} killed {caught} / {total} mutants = {score}; survived {found.get('survived', 0)}, "
+            f"no tests {found.get('no_tests', 0)}, not run {not_run}, timeout {found.get('timeout', 0)}"
+            f"  [{found.get('seconds', 0):.0f} s]{note}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("groups", nargs="*", help=f"groups to run (default all: {', '.join(GROUPS)})")
+    parser.add_argument("--minutes", type=float, default=15, help="time limit of each group (default 15)")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--list", action="store_true", help="print the groups and exit")
+    args = parser.parse_args()
+    if args.list:
+        for name, (modules, tests) in GROUPS.items():
+            print(f"{name}: {' '.join(modules)}\n    tests: {' '.join(tests)}")
+        return 0
+    unknown = [g for g in args.groups if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+    if shutil.which("mutmut") is None:
+        print("mutation.py: mutmut is not installed: pip install 'mutmut>=3.8,<4'", file=sys.stderr)
+        return 1
+    found = []
+    for group in args.groups or list(GROUPS):
+        found.append(run_group(group, args.minutes, args.jobs))
+        print(line(found[-1]), flush=True)
+        for function, n in Counter(readable(name) for name in found[-1]["survivors"]).items():
+            print(f"    {n:>3} alive in {function}")
+    total = {"group": "total", "finished": all(f["finished"] for f in found),
+             "seconds": sum(f["seconds"] for f in found)}
+    for key in ("killed", "timeout", "survived", "no_tests", "suspicious", "total"):
+        total[key] = sum(f.get(key, 0) for f in found)
+    print(line(total))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The one-to-one assignment's preferences (ktr/matching/assignment.py's docstring), each on a
+case where it alone decides: a strong match over a near one, a near place over the leftmost,
+the equivalent listed first over the alphabetically first, and the greedy path's augmenting
+chains for groups over EXACT_LIMIT keywords."""
+import pytest
+
+from ktr.english.tokens import tokenize
+from ktr.matching.assignment import EXACT_LIMIT, Candidate, assign
+from ktr.matching.stages import match_sentence
+from ktr.matching.targets import Targets
+
+
+def chosen(targets, text, stages=("exact",)):
+    found = match_sentence(targets, tokenize(text), stages)
+    return {k: (c.equivalent, c.start, c.how) for k, c in found.items()}
+
+
+def test_a_strong_match_wins_over_a_nearer_weak_one():
+    # "bear" is the last word: nearer to the second keyword (wear, by a WordNet synonym) than to
+    # the first (bear, as written); strength decides before nearness
+    targets = [Targets(("bear",)), Targets(("wear",), synonyms=("bear",))]
+    assert chosen(targets, "that is a bear", ("exact", "synonym")) == {0: ("bear", 3, "exact")}
+
+
+def test_a_near_place_wins_over_the_leftmost():
+    # the second of two keywords: of two "buy", the one at the end of the output is nearer
+    assert chosen([Targets(("come",)), Targets(("buy",))], "buy it and come and buy") == {
+        0: ("come", 3, "exact"), 1: ("buy", 5, "exact")}
+
+
+def test_equally_near_the_equivalent_listed_first_wins():
+    # purchase (listed first) and buy are equally far from the middle: the lexicon's order decides
+    assert chosen([Targets(("purchase", "buy"))], "buy purchase") == {0: ("purchase", 1, "exact")}
+
+
+def candidate(keyword, token, how="exact", order=0):
+    return Candidate(keyword, f"w{token}", token, token + 1, how, (0, order, token))
+
+
+def test_without_positions_the_strength_then_the_rank_decides():
+    # keywords and tokens not given (0): no nearness, and nothing divides by them
+    cands = {0: [candidate(0, 2, "synonym"), candidate(0, 1, "inflection"), candidate(0, 0, "inflection", order=1)]}
+    assert assign(cands)[0].start == 1
+    cands = {0: [candidate(0, 1), candidate(0, 0)], 1: [candidate(1, 1)]}
+    assert {k: c.start for k, c in assign(cands, keywords=2).items()} == {0: 0, 1: 1}
+
+
+@pytest.mark.parametrize("weaker, stronger", [("transliteration", "synonym"), ("synonym", "idiom"),
+                                              ("idiom", "derivation"), ("construction", "derivation"),
+                                              ("derivation", "inflection"), ("inflection", "exact"),
+                                              ("inflection", "number")])
+def test_the_strength_order_of_the_stages(weaker, stronger):
+    cands = {0: [candidate(0, 0, weaker), candidate(0, 1, stronger, order=1)]}
+    assert assign(cands)[0].how == stronger
+
+
+def test_a_group_over_the_exact_limit_is_matched_by_augmenting_chains():
+    # keyword i (i < n - 1) may take token i or i + 1; the last keyword only token 0. Placed in
+    # preference order, each keyword first takes token i and has to be moved on to i + 1
+    n = EXACT_LIMIT + 1
+    cands = {i: [candidate(i, i), candidate(i, i + 1)] for i in range(n - 1)}
+    cands[n - 1] = [candidate(n - 1, 0)]
+    found = assign(cands)
+    assert {k: c.start for k, c in found.items()} == {n - 1: 0, **{i: i + 1 for i in range(n - 1)}}
+
+
+def test_a_greedy_group_leaves_out_only_what_cannot_match():
+    # two keywords want only token 0: one of them stays unmatched, every other keyword keeps its own
+    n = EXACT_LIMIT + 2
+    cands = {i: [candidate(i, 0), candidate(i, i)] for i in range(1, n)}
+    cands[0] = [candidate(0, 0)]
+    cands = dict(sorted(cands.items()))
+    found = assign(cands)
+    assert {k: c.start for k, c in found.items()} == {0: 0, **{i: i for i in range(1, n)}}
+    cands[n] = [candidate(n, 0)]
+    found = assign(cands)
+    assert len(found) == n and sorted(c.start for c in found.values()) == list(range(n))
+
+
+
+def test_the_greedy_path_follows_an_augmenting_chain_two_keywords_deep():
+    # o sits on token 0 and p on token 1; k can take only token 0 (or a last resort, token 50):
+    # o moves to token 1, which moves p to token 2. Eleven more keywords, each with a token of its
+    # own and token 50, make the group larger than EXACT_LIMIT
+    o, p, k = 0, 1, 2
+    cands = {o: [candidate(o, 0), candidate(o, 1)], p: [candidate(p, 1), candidate(p, 2)],
+             k: [candidate(k, 0, order=1), candidate(k, 50, order=1)]}     # placed after o and p
+    fillers = range(3, 3 + EXACT_LIMIT - 1)
+    cands.update({f: [candidate(f, 10 + f), candidate(f, 50)] for f in fillers})
+    found = assign(cands)
+    assert {n: c.start for n, c in found.items()} == {o: 1, p: 2, k: 0, **{f: 10 + f for f in fillers}}

@@ -1,0 +1,394 @@
+"""Every command's exit codes (0 success, 1 user error, 2 usage error, 3 lines the analyzer failed
+on) and the documented options, run in this process through ``ktr.cli.main`` (as the ``ktr``
+script runs it; tests/test_cli.py runs it as a subprocess).
+
+A line fails without Java: Kiwi with a ``timeout`` runs in a child process, and a line of 600,000
+characters analysed in one piece (``max_chars``) takes it several seconds (0.7 s per 100,000 on
+the machine this was written on), so it gives no result within 1 s and is not scored.
+"""
+import json
+import os
+
+import pytest
+
+from ktr.cli.main import main
+from tests.test_outputs import LEXICON, MACRO, OUTPUT, SOURCE
+
+LONG = "학생이 책을 읽었다 " * 60_000
+
+
+def ktr(capsys, *args):
+    """(exit code, stdout, stderr) of ``ktr ARGS``; argparse's usage errors exit through SystemExit."""
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def case(tmp_path):
+    """The hand-worked case of tests/test_outputs.py as files, with a config for its lexicon."""
+    lexicon = write(tmp_path / "six.tsv", LEXICON)
+    src = write(tmp_path / "src.ko", "\n".join(SOURCE) + "\n")
+    hyp = write(tmp_path / "out.en", "\n".join(OUTPUT) + "\n")
+    cfg = write(tmp_path / "c.yaml", f"lexicons: [{lexicon}]\nmatching: [exact, inflection]\n")
+    return src, hyp, cfg
+
+
+@pytest.fixture
+def failing(tmp_path):
+    """Three lines whose second Kiwi cannot analyse within the time limit, and a config for it."""
+    src = write(tmp_path / "long.ko", f"방 열쇠\n{LONG}\n방 열쇠\n")
+    hyp = write(tmp_path / "long.en", "room key\n" * 3)
+    cfg = write(tmp_path / "slow.yaml", "analyzer: kiwi\ntimeout: 1\nmax_chars: 1000000\nmatching: [exact]\n")
+    return src, hyp, cfg
+
+
+def error_is(err, message):
+    assert err == f"ktr: error: {message}\n"
+
+
+def one_line_error(err, *fragments):
+    assert err.startswith("ktr: error: ") and err.count("\n") == 1, err
+    for f in fragments:
+        assert f in err, err
+
+
+# ktr score ------------------------------------------------------------------------------------
+
+def test_score_exits_0_and_the_policies_reach_the_scores(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["systems"][0]["ktr"] == pytest.approx(MACRO)
+    policies = write(tmp_path / "p.yaml", cfg.read_text(encoding="utf-8") + "no_keywords: one\nmissing_in_lexicon: exclude\n")
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", policies, "-f", "json")
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and system["ktr"] == pytest.approx((2 / 3 + 1 + 1 + 1) / 4)   # 철수 left out; 네. counts 1
+    assert system["keywords_counted"] == 6
+    assert json.loads(out)["signature"]["full"]["no_keywords"] == "one"
+
+
+@pytest.mark.parametrize("options, ktr_value", [
+    ("no_keywords: exclude", MACRO), ("no_keywords: zero", (2 / 3 + 1 + 1 / 2) / 4),
+    ("no_keywords: one", (2 / 3 + 1 + 1 / 2 + 1) / 4),
+    ("missing_in_lexicon: miss", MACRO), ("missing_in_lexicon: exclude", (2 / 3 + 1 + 1) / 3),
+    ("aggregation: macro", MACRO), ("aggregation: micro", 5 / 7), ("aggregation: weighted", MACRO),
+    ("classes: [noun, verb]", (2 / 3 + 1 + 1) / 3)])      # 철수, a proper noun, not a keyword
+def test_each_policy_value_through_the_command(capsys, case, tmp_path, options, ktr_value):
+    src, hyp, cfg = case
+    chosen = write(tmp_path / "chosen.yaml", cfg.read_text(encoding="utf-8") + options + "\n")
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", chosen, "-f", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["systems"][0]["ktr"] == pytest.approx(ktr_value)
+    key, value = options.split(": ")
+    if key != "classes":
+        assert doc["signature"]["full"][key] == value
+
+
+def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
+    src, hyp, _ = case
+    code, out, err = ktr(capsys, "score", "-s", tmp_path / "nope.ko", "-t", hyp)
+    assert (code, out) == (1, "")
+    one_line_error(err, "nope.ko: no such file")
+    code, _, err = ktr(capsys, "score", "-t", hyp)
+    assert code == 1
+    error_is(err, "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+    empty = write(tmp_path / "empty.en", "")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", empty)
+    assert code == 1                                 # an empty output is a short one, not a broken file
+    one_line_error(err, "src.ko has 4 lines", "empty.en has 0")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--jobs", "-2")
+    assert code == 1
+    error_is(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--paired-bs")
+    assert code == 1
+    one_line_error(err, "--paired-bs needs at least two systems")
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, hyp, "--paired-bs", "--bootstrap-resamples", "0")
+    assert code == 1
+    one_line_error(err, "--bootstrap-resamples must be at least 1, got 0")
+
+
+def test_score_exits_2_on_usage_errors(capsys, case):
+    src, hyp, _ = case
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-f", "xml")
+    assert (code, out) == (2, "") and "invalid choice: 'xml'" in err
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--jobs", "many")
+    assert code == 2 and "invalid int value: 'many'" in err
+
+
+def test_score_jobs_zero_uses_every_core(capsys, case):
+    src, hyp, cfg = case
+    code, one, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences")
+    assert code == 0
+    code, every, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences", "--jobs", "0")
+    assert code == 0 and json.loads(every) == json.loads(one)
+
+
+def test_score_formats_and_headline(capsys, case):
+    src, hyp, cfg = case
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "tsv")
+    rows = out.splitlines()
+    assert code == 0 and len(rows) == 5 and rows[1].split("\t")[:7] == ["0", "out", "0.6667", "3", "2", "0", "책/NNG"]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--headline", "f")
+    assert code == 0 and out.splitlines()[0].split()[:3] == ["system", "F", "KTR"]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--sentences")
+    assert code == 0 and "\nindex\tsystem\tscore\tkeywords" in out and "\n2\tout\t0.5000\t2\t1\t1\t철수/NNP\t" in out
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain")
+    assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
+    assert "segments" not in json.loads(out)["systems"][0]                      # only with --sentences
+
+
+def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    other = tmp_path / "b"
+    other.mkdir()
+    copy = write(other / "out.en", hyp.read_text(encoding="utf-8"))
+    (tmp_path / "c").mkdir()
+    third = write(tmp_path / "c" / "out.txt", hyp.read_text(encoding="utf-8"))
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, copy, third, "-c", cfg, "-f", "json")
+    assert code == 0 and [s["name"] for s in json.loads(out)["systems"]] == ["out", "out-2", "out-3"]
+
+
+def test_score_confidence_fields(capsys, case):
+    src, hyp, cfg = case
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--confidence",
+                       "--bootstrap-resamples", "50", "--seed", "3")
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and json.loads(out)["signature"]["short"].endswith("|bs:50|seed:3")
+    for metric in ("ktr", "precision", "f"):
+        low, high = system[f"{metric}_ci"]
+        assert low <= system[metric] <= high and system[f"{metric}_p"] is None
+
+
+# ktr keywords ---------------------------------------------------------------------------------
+
+def test_keywords_exit_codes(capsys, case, failing, tmp_path):
+    src, _, _ = case
+    code, out, err = ktr(capsys, "keywords", "-s", src)
+    assert (code, err) == (0, "")
+    assert out == "학생/NNG 책/NNG 읽다/VV\n물/NNG 마시다/VV\n철수/NNP 오다/VV\n\n"
+    code, out, err = ktr(capsys, "keywords", "-s", tmp_path / "nope.ko")
+    assert (code, out) == (1, "")
+    one_line_error(err, "nope.ko: no such file")
+    code, _, err = ktr(capsys, "keywords")
+    assert code == 2 and "the following arguments are required: -s/--src" in err
+    long_src, _, slow = failing
+    code, out, err = ktr(capsys, "keywords", "-s", long_src, "-c", slow)
+    assert code == 3 and out == "방/NNG 열쇠/NNG\n\n방/NNG 열쇠/NNG\n"        # one line per input line
+    assert f"{long_src}:2: not scored" in err
+
+
+# ktr run --------------------------------------------------------------------------------------
+
+def experiment(tmp_path, src, hyp, pipeline, name="exp"):
+    return write(tmp_path / f"{name}.yaml", f"data: {{source: {src}, systems: {{mt: {hyp}}}}}\n"
+                                            f"pipeline: {pipeline}\ncompare: {{resamples: 0}}\n")
+
+
+def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monkeypatch):
+    src, hyp, _ = case
+    lexicon = tmp_path / "six.tsv"
+    config = experiment(tmp_path, src, hyp, f"{{lexicons: [{lexicon}], matching: [exact, inflection]}}")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = ktr(capsys, "run", config, "-q")
+    assert err == ""                                # -q: no progress
+    folder = tmp_path / "runs" / "exp"              # no output.dir: runs/NAME in the current folder
+    assert code == 0 and "\nwritten to runs/exp/: results.json, segments.tsv, report.md, report.html (" in out
+    assert sorted(p.name for p in folder.iterdir()) == ["report.html", "report.md", "results.json", "segments.tsv"]
+    code, out, err = ktr(capsys, "run", config, "-q")
+    assert (code, out) == (1, "")
+    one_line_error(err, "runs/exp: output folder exists and is not empty; use --overwrite")
+    code, _, _ = ktr(capsys, "run", config, "-q", "--overwrite")
+    assert code == 0
+    code, _, err = ktr(capsys, "run")
+    assert code == 2 and "the following arguments are required: config" in err
+    code, _, err = ktr(capsys, "run", config, "-q", "--overwrite", "--jobs", "-2")
+    assert code == 1
+    one_line_error(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
+    long_src, long_hyp, _ = failing
+    slow = experiment(tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, "
+                                                    "matching: [exact]}", name="slow")
+    code, out, err = ktr(capsys, "run", slow, "-q", "-o", tmp_path / "slow-out")
+    assert code == 3 and "NOT SCORED: 1 sentence(s) on which the analyzer failed:\n  line 2: kiwi gave no result" in out
+    assert sorted(p.name for p in (tmp_path / "slow-out").iterdir()) == sorted(p.name for p in folder.iterdir())
+
+
+# ktr lexicon ----------------------------------------------------------------------------------
+
+def test_lexicon_exit_codes(capsys, case, tmp_path):
+    _, _, cfg = case
+    code, out, _ = ktr(capsys, "lexicon", "lookup", "물", "-c", cfg)
+    assert code == 0 and out == f"물\tnoun\twater\t{tmp_path / 'six.tsv'}:5\n"
+    code, out, _ = ktr(capsys, "lexicon", "lookup", "물", "불", "-c", cfg)
+    assert code == 1 and out.splitlines()[1] == "불\t(not in the lexicon)"
+    code, _, err = ktr(capsys, "lexicon", "coverage", "-c", cfg)
+    assert code == 1
+    one_line_error(err, "ktr lexicon coverage needs -s SOURCE")
+    code, _, err = ktr(capsys, "lexicon", "list")
+    assert code == 2 and "invalid choice: 'list'" in err
+
+
+def test_lexicon_coverage_top(capsys, tmp_path):
+    lexicon = write(tmp_path / "one.tsv", "# ktr-lexicon/1\n물\tnoun\twater\n")
+    src = write(tmp_path / "s.ko", "책과 책과 책과 펜과 물.\n책과 펜.\n")     # 책 ×4, 펜 ×2, 물 ×1 (covered)
+    code, out, _ = ktr(capsys, "lexicon", "coverage", "-s", src, "-l", lexicon, "-f", "json", "--top", "1")
+    doc = json.loads(out)
+    assert code == 0 and doc["top_missing"] == [{"lemma": "책", "class": "noun", "count": 4}]
+    assert (doc["keyword_tokens"], doc["coverage"]) == (7, pytest.approx(1 / 7))
+    code, out, _ = ktr(capsys, "lexicon", "coverage", "-s", src, "-l", lexicon, "--top", "2")
+    assert code == 0 and out.splitlines()[-1] == "most frequent missing lemmas: 책/noun×4, 펜/noun×2"
+
+
+# ktr meta-eval --------------------------------------------------------------------------------
+
+def test_meta_eval_exit_codes(capsys, tmp_path):
+    src = write(tmp_path / "s.ko", "방 열쇠가 여기 있습니다.\n물을 마셨다.\n")
+    ref = write(tmp_path / "r.en", "Here is the room key.\nI drank water.\n")
+    code, out, _ = ktr(capsys, "meta-eval", "-s", src, "-r", ref)
+    assert code == 0 and out.startswith("# ")
+    one = write(tmp_path / "one.ko", "방 열쇠\n")
+    code, out, err = ktr(capsys, "meta-eval", "-s", one, "-r", write(tmp_path / "one.en", "room key\n"))
+    assert (code, out) == (1, "")
+    one_line_error(err, "one line; meta-eval needs at least 2")
+    code, _, err = ktr(capsys, "meta-eval", "-s", src)
+    assert code == 2 and "the following arguments are required: -r/--ref" in err
+
+
+# what every command shares ------------------------------------------------------------------
+
+def test_the_first_20_input_warnings_are_printed_and_the_rest_counted(capsys, tmp_path):
+    src = write(tmp_path / "s.ko", "방\x01 열쇠\n" * 22)
+    hyp = write(tmp_path / "h.en", "room key\n" * 22)
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-f", "json")
+    lines = err.splitlines()
+    assert code == 0 and len(lines) == 21
+    assert lines[0] == f"ktr: warning: {src}:1: cleaned 1 control or surrogate character(s) before analysis (U+0001)"
+    assert lines[19].startswith(f"ktr: warning: {src}:20: cleaned")
+    assert lines[20] == 'ktr: warning: 2 more warnings not shown (-f json lists every one under "warnings")'
+    assert len(json.loads(out)["warnings"]) == 22
+
+
+def test_system_names_drop_en_and_txt(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    names = [write(tmp_path / name, hyp.read_text(encoding="utf-8")) for name in ("a.txt", "b.en.txt", ".en", "c.ko")]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", *names, "-c", cfg, "-f", "json")
+    assert code == 0 and [s["name"] for s in json.loads(out)["systems"]] == ["a", "b.en", ".en", "c.ko"]
+
+
+def test_sample_takes_another_reference(capsys, tmp_path):
+    from ktr.sample import paths
+
+    code, out, _ = ktr(capsys, "score", "--sample", "-f", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["sacrebleu"] is not None            # the sample's own reference
+    assert [s["bleu"] for s in doc["systems"]] == [pytest.approx(b, abs=0.005) for b in (32.74, 10.41, 2.33)]  # README
+
+    code, out, _ = ktr(capsys, "score", "--sample", "-f", "json", "-r", paths()["literal"])
+    systems = json.loads(out)["systems"]
+    assert code == 0 and [s["name"] for s in systems] == ["travel.fluent", "travel.literal", "travel.wordsalad"]
+    assert systems[1]["bleu"] == 100.0                  # the literal output is its own reference
+    code, _, err = ktr(capsys, "score", "--sample", "--confidence", "-f", "tsv")
+    assert code == 1
+    one_line_error(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")
+
+
+def stdin_of(monkeypatch, data: bytes = b"", tty: bool = False):
+    """Standard input holding ``data``, or a terminal (a pseudo-terminal: nothing is piped in)."""
+    import io
+    import sys
+
+    if tty:
+        master, slave = os.openpty()
+        stream = open(slave, "r", encoding="utf-8")      # noqa: SIM115 (closed with the test)
+        monkeypatch.setattr(sys, "stdin", stream)
+        return stream, master
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    return None, None
+
+
+def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
+    src, hyp, cfg = case
+    stdin_of(monkeypatch, hyp.read_bytes())
+    code, out, _ = ktr(capsys, "score", "-s", src, "-c", cfg, "-f", "json")      # no -t: standard input
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and (system["name"], system["ktr"]) == ("stdin", pytest.approx(MACRO))
+    stream, master = stdin_of(monkeypatch, tty=True)
+    try:
+        code, out, err = ktr(capsys, "score", "-s", src, "-c", cfg)
+    finally:
+        stream.close(), os.close(master)
+    assert (code, out) == (1, "")
+    error_is(err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input "
+                  "(cat out.en | ktr score -s src.ko)")
+    code, _, err = ktr(capsys, "score", "-s", "-", "-t", "-", "-c", cfg)
+    assert code == 1
+    error_is(err, "standard input (-) can stand for one file only")
+
+
+def test_analyzer_option_overrides_the_config(capsys, case):
+    src, hyp, cfg = case
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-a", "mecab", "-f", "json")
+    full = json.loads(out)["signature"]["full"]
+    assert code == 0 and (full["analyzer"], full["lexicons"]) == ("mecab", [str(src.parent / "six.tsv")])
+    code, out, _ = ktr(capsys, "keywords", "-s", src, "-a", "mecab")
+    assert code == 0 and out.splitlines()[0] == "학생/NNG 책/NNG 읽다/VV"
+
+
+def test_run_shows_progress_unless_quiet(capsys, case, tmp_path):
+    src, hyp, _ = case
+    config = experiment(tmp_path, src, hyp, "{matching: [exact]}", name="loud")
+    code, out, err = ktr(capsys, "run", config, "-o", tmp_path / "loud-out", "--jobs", "2")
+    assert code == 0 and "analysing (kiwi): done in" in err
+    assert "1 system, 1 variant." in out
+
+
+def test_other_warnings_go_on_to_python_s_own_display(capsys):
+    import warnings
+
+    from ktr.cli.main import _InputWarnings
+    from ktr.errors import InputWarning
+
+    with warnings.catch_warnings(record=True) as shown:        # Python's display, recorded
+        printer = _InputWarnings()
+        printer.show("not about the input", UserWarning, "somewhere.py", 7, None, "the line")
+        printer.show("src.ko:3: cleaned", InputWarning, "textio.py", 1)
+    (other,) = shown
+    assert (str(other.message), other.category, other.filename, other.lineno, other.line) == (
+        "not about the input", UserWarning, "somewhere.py", 7, "the line")
+    assert capsys.readouterr().err == "ktr: warning: src.ko:3: cleaned\n" and printer.count == 1
+
+
+def test_interrupted_and_closed_pipe(capsys):
+    import argparse
+
+    from ktr.cli.main import _run
+
+    def raising(exc):
+        def func(args):
+            raise exc
+        return argparse.Namespace(func=func)
+
+    assert _run(raising(KeyboardInterrupt())) == 130
+    assert capsys.readouterr().err == "ktr: interrupted\n"
+    assert _run(raising(BrokenPipeError())) == 0 and capsys.readouterr() == ("", "")
+
+
+# the slowest last: the analyzer's child process, its time limit and restart -----------------
+
+def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
+    src, hyp, cfg = failing
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
+    assert code == 3
+    assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
+    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
+    row = out.splitlines()[2].split()
+    assert row[:2] == ["long", "1.0000"]                  # the other two lines, both transferred

@@ -1,0 +1,40 @@
+"""Each command's --help, the documented surface of the command line: kept as files under
+tests/data/help/ (KTR_UPDATE_GOLDEN=1 rewrites them after a deliberate change), and every
+option of every command is described in README.md or docs/."""
+import os
+import re
+
+import pytest
+
+from ktr.cli.main import build_parser
+from tests.conftest import DATA, ROOT
+
+COMMANDS = ["score", "run", "keywords", "lexicon", "meta-eval"]
+
+
+def subparser(command: str):
+    parser = build_parser()
+    return next(a for a in parser._actions if a.choices and command in a.choices).choices[command]
+
+
+def help_text(command: str) -> str:
+    return subparser(command).format_help()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_is_the_reviewed_text(command, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")          # argparse wraps to the terminal's width
+    got = help_text(command)
+    golden = DATA / "help" / f"{command}.txt"
+    if os.environ.get("KTR_UPDATE_GOLDEN"):
+        golden.write_text(got, encoding="utf-8")
+    assert got == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_is_documented(command):
+    """Documented: one of the option's spellings (-s or --src) appears in README.md or docs/."""
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+    spellings = [a.option_strings for a in subparser(command)._actions if a.option_strings and a.dest != "help"]
+    undocumented = [s for s in spellings if not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", docs) for o in s)]
+    assert spellings and undocumented == []

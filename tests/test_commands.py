@@ -167,6 +167,13 @@ def test_score_confidence_fields(capsys, case):
     for metric in ("ktr", "precision", "f"):
         low, high = system[f"{metric}_ci"]
         assert low <= system[metric] <= high and system[f"{metric}_p"] is None
+    # against a reference (itself) BLEU gets an interval too; --paired-bs adds p for the second system
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, hyp, "-r", hyp, "-c", cfg, "-f", "json", "--paired-bs",
+                       "--bootstrap-resamples", "50")
+    baseline, second = json.loads(out)["systems"]
+    low, high = baseline["bleu_ci"]
+    assert code == 0 and low <= baseline["bleu"] == 100.0 <= high and baseline["ktr_p"] is None
+    assert second["ktr_p"] == 1.0 and second["bleu_p"] == 1.0          # the same output: no difference
 
 
 # ktr keywords ---------------------------------------------------------------------------------

@@ -348,6 +348,7 @@ def test_the_bootstrap_table_of_the_text_report(lexicon, kiwi):
     start = lines.index("95% confidence intervals from 50 bootstrap resamples (seed 3); p: paired bootstrap test "
                         "against out, * where p < 0.05")
     assert lines[0].startswith("system ") and lines[start - 1] == ""     # after the systems table and a blank
+    assert lines[start + 1].split().count("p") == 3                      # a p column for KTR, precision and F
     assert lines[start + 1].split()[:4] == ["system", "KTR", "95%", "CI"]
     out, same = lines[start + 3].split(), lines[start + 4].split()
     assert out[:3] == ["out", "(baseline)", f"{MACRO:.4f}"] and out[5] == "-"            # no p for the baseline

@@ -121,7 +121,7 @@ def test_the_variants_table_by_hand(two_variants):
     assert lines[start + 1].split() == ["system", "base", "(baseline)", "exact"]
     assert lines[start + 3].split() == ["out", "0.7222", "0.2778", f"({5 / 18 - 13 / 18:+.4f})"]
     assert lines[start + 4].split() == ["other", "0.6667", "0.3333", f"({1 / 3 - 2 / 3:+.4f})"]
-    assert lines[start + 5].split() == ["pets", "0.0000", "0.0000", "(+0.0000)"]
+    assert lines[start + 5].split() == ["pets", "0.0000", "0.0000", "(+0.0000)"] and len(lines) == start + 6
     assert lines[0] == "4 sentences, 3 systems, 2 variants; baseline system: out."
 
 

@@ -183,7 +183,7 @@ output  He came.
 
 ── out · sentence 4 · KTR - (0 of 0 keywords) · precision - (0 of 0 content words traced)
 source  네.
-output  
+output  {''}
   (no keywords)
 
 signature: {report.signature.short()}

@@ -73,8 +73,9 @@ def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
 def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """A construction's inflected marks: tokens that inflect a word of the lexicon with one of
     ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
-    "better"). They may share a token with the keyword
-    the inflected word matched, since the inflection carries both meanings (더 크다 → bigger)."""
+    "better"); for ``passive``, be or get before a past participle. They may share a token with
+    the keyword the inflected word matched, since the inflection carries both meanings (더 크다 →
+    bigger)."""
     found = [Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
              for i, token in enumerate(v.tokens) for ending in targets.endings if ending != "passive"
              if token in INFLECTED.get(ending, ())

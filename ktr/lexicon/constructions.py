@@ -34,22 +34,22 @@ from ktr.lexicon.format import resolve_lexicon_path, split_columns
 
 HEADER = "# ktr-constructions/1"
 ACTIONS = ("unit", "grammar")
-#: grammatical marks a realization may name, and the output words that carry them (English
-#: contractions are tokenized apart: can't is "can" "t", we'll is "we" "ll")
-MARKS: dict[str, tuple[str, ...]] = {
-    "@negation": ("not", "t", "no", "never", "cannot", "without", "none", "nothing", "nobody", "neither", "nor"),
-    "@future": ("will", "would", "ll", "shall", "going", "gonna"),
-    "@plural_pronoun": ("they", "them", "their", "theirs", "themselves"),
-    "@comparative": ("more", "less", "better", "worse", "further", "farther", "fewer", "rather", "@er"),
-    "@superlative": ("most", "least", "best", "worst", "furthest", "farthest", "@est"),
-    "@passive": ("@passive",),
-}
 #: marks carried by an inflection of another word (written ``@`` + the ending in :data:`MARKS`),
 #: with their irregular forms: the comparative "bigger" carries 더 (more) as well as 크다 (big),
 #: "most" 가장 as well as 많다 (many), so a unit realized by one shares the token with the word it
 #: inflects (:func:`ktr.matching.stages.ending_stage`)
 INFLECTED = {"er": ("more", "less", "better", "worse", "further", "farther", "fewer"),
              "est": ("most", "least", "best", "worst", "furthest", "farthest")}
+#: grammatical marks a realization may name, and the output words that carry them (English
+#: contractions are tokenized apart: can't is "can" "t", we'll is "we" "ll")
+MARKS: dict[str, tuple[str, ...]] = {
+    "@negation": ("not", "t", "no", "never", "cannot", "without", "none", "nothing", "nobody", "neither", "nor"),
+    "@future": ("will", "would", "ll", "shall", "going", "gonna"),
+    "@plural_pronoun": ("they", "them", "their", "theirs", "themselves"),
+    "@comparative": (*INFLECTED["er"], "rather", "@er"),
+    "@superlative": (*INFLECTED["est"], "@est"),
+    "@passive": ("@passive",),
+}
 #: ``@passive``: a form of be or get before a past participle ("were criticized", "was widely
 #: praised"), which carries 받다 in 비난을 받다 with the noun the participle derives from
 PASSIVE_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "been", "being", "get", "gets", "got",

@@ -15,9 +15,9 @@ to a coarse *sound key* and compares the keys:
   스피어) is an *optional* L; an h after the first letter is an optional H (silent in Sarah, 하
   in Nahariya = 나하리야); a final s after another letter is an optional S (a plural, or silent:
   Paris = 파리); gh is silent, but a final gh, as in Arabic names, is an optional K (Dabbagh =
-  다바그); on the Hangul side 츠 is T S (Jets = 제츠); c before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g, z and
-  ch are sounds Hangul spells two ways and equal either class (th: T or S, 스미스 Smith, 토머스
-  Thomas; soft g: K or J; z: S or J; ch: J or K).
+  다바그); on the Hangul side 츠 is T S (Jets = 제츠); c before e/i/y is S, x is K S, vowels and
+  y are no consonant; th, soft g, z and ch are sounds Hangul spells two ways and equal either
+  class (th: T or S, 스미스 Smith, 토머스 Thomas; soft g: K or J; z: S or J; ch: J or K).
 
 Optional symbols (written in lower case) cost nothing to leave out and match their class when
 present. Two keys match when their similarity ``1 - edit distance / longer length`` reaches the
@@ -134,8 +134,9 @@ def english_key(word: str) -> str:
             continue
         i = unit.start()
         nxt = w[i + 1:i + 2]
-        if c == "r" and (nxt not in _VOWEL_LETTERS or (nxt == "e" and i + 2 == len(w))):
-            symbols.append("" if nxt and nxt != "e" else "l")   # silent; at the end optional: 컴퓨터, 오마르 Omar, 스피어 sphere
+        final = not nxt or (nxt == "e" and i + 2 == len(w))     # r or re ending the word
+        if c == "r" and (final or nxt not in _VOWEL_LETTERS):
+            symbols.append("l" if final else "")  # silent; at the end optional: 컴퓨터, 오마르 Omar, 스피어 sphere
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
         elif c == "g" and nxt in ("e", "i", "y"):

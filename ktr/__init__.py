@@ -1,4 +1,5 @@
 """ktr: keyword transfer rate, a reference-free evaluation of Korean→English machine translation."""
+
 __version__ = "0.1.0"  # the only place the version is written (pyproject.toml reads it)
 
 from ktr.config import Config  # noqa: E402

@@ -1,4 +1,5 @@
 """``python -m ktr``: the ``ktr`` command."""
+
 import sys
 
 from ktr.cli.main import main

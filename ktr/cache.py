@@ -3,14 +3,16 @@
 Files live under ``$KTR_CACHE_DIR`` (default ``~/.cache/ktr``), named by a hash of everything
 the table depends on, and are written atomically, so concurrent runs never read half a file.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 def cache_dir() -> Path:

@@ -1,4 +1,5 @@
 """Scoring options as a typed, strict dataclass; YAML keys map 1:1 to its fields."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,8 +21,18 @@ MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliter
 #: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
 #: carry grammar rather than content (bound nouns 것/수/때, determiners) less
 DEFAULT_CLASS_WEIGHTS: dict[str, float] = {
-    "noun": 1.0, "proper_noun": 1.0, "verb": 1.0, "adjective": 1.0, "numeral": 1.0, "digits": 1.0,
-    "idiom": 1.0, "construction": 1.0, "adverb": 0.5, "pronoun": 0.5, "bound_noun": 0.25, "determiner": 0.25,
+    "noun": 1.0,
+    "proper_noun": 1.0,
+    "verb": 1.0,
+    "adjective": 1.0,
+    "numeral": 1.0,
+    "digits": 1.0,
+    "idiom": 1.0,
+    "construction": 1.0,
+    "adverb": 0.5,
+    "pronoun": 0.5,
+    "bound_noun": 0.25,
+    "determiner": 0.25,
 }
 
 #: the paper's keyword classes (all of them)
@@ -39,8 +50,16 @@ class Config:
     lexicons: tuple[str, ...] = ("core", "senses")
     """Lexicons by shipped name or path, stacked in order (an entry in several keeps the first
     file's equivalents first)."""
-    matching: tuple[str, ...] = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number",
-                                 "transliteration")
+    matching: tuple[str, ...] = (
+        "exact",
+        "inflection",
+        "derivation",
+        "synonym",
+        "idiom",
+        "construction",
+        "number",
+        "transliteration",
+    )
     """Matching stages, in cascade order: exact, inflection, derivation (WordNet), synonym
     (WordNet), idiom, construction, number, transliteration."""
     idioms: tuple[str, ...] = ("idioms",)
@@ -90,10 +109,14 @@ class Config:
             _choice("matching", s, MATCH_STAGES)
         if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
             raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {self.synonym_senses!r}")
-        if isinstance(self.expanded_equivalents, bool) or not isinstance(self.expanded_equivalents, int) \
-                or self.expanded_equivalents < 0:
-            raise ConfigError("expanded_equivalents: must be a whole number (0: all equivalents), "
-                              f"got {self.expanded_equivalents!r}")
+        if (
+            isinstance(self.expanded_equivalents, bool)
+            or not isinstance(self.expanded_equivalents, int)
+            or self.expanded_equivalents < 0
+        ):
+            raise ConfigError(
+                f"expanded_equivalents: must be a whole number (0: all equivalents), got {self.expanded_equivalents!r}"
+            )
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
         if not 0 < self.transliteration_threshold <= 1:
@@ -108,7 +131,7 @@ class Config:
             raise ConfigError(f"timeout: must be 0 (no limit) or a number of seconds, got {self.timeout!r}")
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "config") -> "Config":
+    def from_dict(cls, data: dict[str, Any], where: str = "config") -> Config:
         if not isinstance(data, dict):
             raise ConfigError(f"{where}: expected a mapping of options, got {type(data).__name__}")
         fields = {f.name: f for f in dataclasses.fields(cls)}
@@ -143,10 +166,10 @@ class Config:
             raise ConfigError(f"{where}: {exc}") from None
 
     @classmethod
-    def from_yaml(cls, path: str | Path) -> "Config":
+    def from_yaml(cls, path: str | Path) -> Config:
         return cls.from_dict(read_yaml(path) or {}, where=str(path))
 
-    def replace(self, **changes: Any) -> "Config":
+    def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
 
 

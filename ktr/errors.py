@@ -2,6 +2,7 @@
 
 Library code raises these; only the command line turns them into messages and exit codes.
 """
+
 from __future__ import annotations
 
 

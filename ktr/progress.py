@@ -1,10 +1,12 @@
 """Progress bars on stderr for long runs (tqdm), silenced with ``-q``."""
+
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 
 class _Bar:
@@ -45,6 +47,13 @@ class Progress:
             return
         from tqdm import tqdm
 
-        with tqdm(total=total, desc=description, file=sys.stderr, leave=True, dynamic_ncols=True,
-                  mininterval=0.5, bar_format="{desc:<24} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]") as t:
+        with tqdm(
+            total=total,
+            desc=description,
+            file=sys.stderr,
+            leave=True,
+            dynamic_ncols=True,
+            mininterval=0.5,
+            bar_format="{desc:<24} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]",
+        ) as t:
             yield _Bar(t)

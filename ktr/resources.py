@@ -5,6 +5,7 @@ In a source checkout (or an editable install) they are read where they stand; a 
 ``configs/`` and ``lexicons/`` as the packages ``ktr.configs`` and ``ktr.lexicons``
 (see ``pyproject.toml``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path

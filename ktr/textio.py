@@ -8,14 +8,15 @@ Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
 ``BLOCK`` bytes, so that a bad file is refused before any work, and the lines are then read a
 stretch at a time, in step across files, so memory does not grow with the files' length.
 """
+
 from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from ktr.errors import InputError
 
@@ -27,7 +28,7 @@ BLOCK = 1 << 20
 def split_lines(data: bytes, name: str) -> list[str]:
     """Decode ``data`` as UTF-8 and split it into lines on ``\\n`` only."""
     if data.startswith(BOM):
-        data = data[len(BOM):]
+        data = data[len(BOM) :]
     raw_lines = data.split(b"\n")
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()  # the final newline ends the last line, it does not open a new one
@@ -42,8 +43,7 @@ def _decode(raw: bytes, name: str, number: int) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line "
-            f"(byte 0x{raw[exc.start]:02x})"
+            f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line (byte 0x{raw[exc.start]:02x})"
         ) from None
 
 
@@ -98,9 +98,9 @@ def _stream(name: str) -> Iterator[str]:
         with open(name, "rb") as fh:
             for number, raw in enumerate(fh, 1):
                 if number == 1 and raw.startswith(BOM):
-                    if raw == BOM:      # nothing after it: no line
+                    if raw == BOM:  # nothing after it: no line
                         return
-                    raw = raw[len(BOM):]
+                    raw = raw[len(BOM) :]
                 yield _decode(raw[:-1] if raw.endswith(b"\n") else raw, name, number)
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
@@ -138,14 +138,14 @@ def _scan(p: Path, name: str) -> TextFile:
                 block = b""
             else:
                 try:
-                    decoder.decode(b"", final=True)     # a character cut short at the end
+                    decoder.decode(b"", final=True)  # a character cut short at the end
                 except UnicodeDecodeError:
                     pass
                 else:
                     return TextFile(name, newlines + (last not in (b"", b"\n")), has_text)
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
-    for _ in _stream(name):     # the decoder failed: reading line by line names the line
+    for _ in _stream(name):  # the decoder failed: reading line by line names the line
         pass
     raise InputError(f"{name}: invalid UTF-8")  # not reached unless the file changed meanwhile
 
@@ -169,9 +169,7 @@ def check_counts(counts: Sequence[tuple[str, int]]) -> None:
     first, expected = counts[0]
     for name, n in counts[1:]:
         if n != expected:
-            raise InputError(
-                f"line counts differ: {first} has {expected} lines, {name} has {n}; nothing was scored"
-            )
+            raise InputError(f"line counts differ: {first} has {expected} lines, {name} has {n}; nothing was scored")
 
 
 def check_same_length(named: dict[str, list[str]], reference_name: str) -> None:

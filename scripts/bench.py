@@ -36,6 +36,7 @@ Skips with a message when the data folder is absent. Speed belongs here, not in 
 ``--engines`` measures the Dask engine beside the local one instead (scripts/bench_cluster.py
 says what, docs/cluster.md shows the figures).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,9 +56,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ktr import Config, Scorer, __version__  # noqa: E402
-from ktr.scoring.analysis_cache import CachedAnalyzer  # noqa: E402
-from ktr.korean.analyzers import get_analyzer  # noqa: E402
 from ktr.errors import InputWarning, KtrError  # noqa: E402
+from ktr.korean.analyzers import get_analyzer  # noqa: E402
+from ktr.scoring.analysis_cache import CachedAnalyzer  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
 
 FAST = ("kiwi", "mecab")
@@ -92,16 +93,19 @@ def raw_analysis(name: str, lines: list[str]) -> float:
         return timed(lambda: [tagger.parse(line) for line in lines])
     # KoNLPy: in a fresh process, so that its JVM is as new as the one ktr's child process starts
     # (a JVM warmed up by other taggers analyses several times faster), warmed up alike
-    probe = ("import sys, time; from konlpy import tag; from ktr.korean.analyzers.process import WARM_UP; "
-             "lines = open(sys.argv[2], encoding='utf-8').read().split('\\n'); "
-             "tagger = getattr(tag, sys.argv[1].capitalize())(); tagger.pos(WARM_UP); "
-             "t = time.perf_counter(); [tagger.pos(line) for line in lines if line.strip()]; "
-             "print(time.perf_counter() - t)")
+    probe = (
+        "import sys, time; from konlpy import tag; from ktr.korean.analyzers.process import WARM_UP; "
+        "lines = open(sys.argv[2], encoding='utf-8').read().split('\\n'); "
+        "tagger = getattr(tag, sys.argv[1].capitalize())(); tagger.pos(WARM_UP); "
+        "t = time.perf_counter(); [tagger.pos(line) for line in lines if line.strip()]; "
+        "print(time.perf_counter() - t)"
+    )
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".ko") as fh:
         fh.write("\n".join(lines))
         fh.flush()
-        out = subprocess.run([sys.executable, "-c", probe, name, fh.name], capture_output=True, text=True,
-                             check=True, cwd=ROOT)
+        out = subprocess.run(
+            [sys.executable, "-c", probe, name, fh.name], capture_output=True, text=True, check=True, cwd=ROOT
+        )
     return float(out.stdout.split()[-1])
 
 
@@ -118,9 +122,11 @@ def rescoring(name: str, source: list[str], output: list[str]) -> tuple[float, f
     and scorer, as in a later ``ktr run`` or a new system scored with the cache; and the seconds
     one further system takes once the source is prepared (what ``ktr run`` pays per system):
     the output with its lines rotated by half, so that no line is the same text."""
-    other = output[len(output) // 2:] + output[:len(output) // 2]
+    other = output[len(output) // 2 :] + output[: len(output) // 2]
     with tempfile.TemporaryDirectory() as folder:
-        Scorer(Config(analyzer=name), analyzer=CachedAnalyzer(get_analyzer(name), directory=folder)).score(source, output)
+        Scorer(Config(analyzer=name), analyzer=CachedAnalyzer(get_analyzer(name), directory=folder)).score(
+            source, output
+        )
         again = CachedAnalyzer(get_analyzer(name), directory=folder)
         scorer = Scorer(Config(analyzer=name), analyzer=again)
         seconds = timed(lambda: scorer.score(source, output, details=False))
@@ -132,11 +138,18 @@ def rescoring(name: str, source: list[str], output: list[str]) -> tuple[float, f
 
 def command(args: list[str]) -> tuple[float, int]:
     """Wall seconds and peak resident memory (kB) of ``python -m ktr.cli ARGS``, in a fresh process."""
-    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-             "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
-             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)")
-    out = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "ktr.cli", *args],
-                         capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, sys.executable, "-m", "ktr.cli", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.split()
     if out[2] not in ("0", "3"):
         raise SystemExit(f"ktr {' '.join(args)} exited with status {out[2]}")
     return float(out[0]), int(out[1])
@@ -145,7 +158,7 @@ def command(args: list[str]) -> tuple[float, int]:
 def sacrebleu_times(hyps: list[str], refs: list[str]) -> tuple[float, float]:
     from sacrebleu.metrics import BLEU, CHRF
 
-    BLEU().corpus_score(hyps[:10], [refs[:10]])     # its tokenizer set up, as ktr's models are
+    BLEU().corpus_score(hyps[:10], [refs[:10]])  # its tokenizer set up, as ktr's models are
     CHRF().corpus_score(hyps[:10], [refs[:10]])
     return timed(lambda: BLEU().corpus_score(hyps, [refs])), timed(lambda: CHRF().corpus_score(hyps, [refs]))
 
@@ -178,12 +191,19 @@ def main() -> int:
     parser.add_argument("--slow-lines", type=int, default=300, help="lines for the KoNLPy analyzers")
     parser.add_argument("--analyzers", default=",".join(FAST + KONLPY))
     parser.add_argument("--repeat", type=int, default=3, help="timings per measurement; the fastest is kept")
-    parser.add_argument("--engines", action="store_true",
-                        help="only the Dask engine beside the local one (scripts/bench_cluster.py), on the first "
-                             "analyzer of --analyzers")
+    parser.add_argument(
+        "--engines",
+        action="store_true",
+        help="only the Dask engine beside the local one (scripts/bench_cluster.py), on the first "
+        "analyzer of --analyzers",
+    )
     parser.add_argument("--engine-lines", type=int, default=20_000, help="lines the engines score (--engines)")
-    parser.add_argument("--memory-lines", type=int, default=200_000,
-                        help="lines of the client memory measurement (--engines; 0: left out)")
+    parser.add_argument(
+        "--memory-lines",
+        type=int,
+        default=200_000,
+        help="lines of the client memory measurement (--engines; 0: left out)",
+    )
     args = parser.parse_args()
     if not (args.data / "news-dev.ko").is_file():
         print(f"skipped: parallel data not found in {args.data}")
@@ -195,13 +215,18 @@ def main() -> int:
         ko, en = read_lines(args.data / "news-dev.ko"), read_lines(args.data / "news-dev.en")
         print(f"ktr {__version__} on {date.today().isoformat()}; {machine()}\n")
         memory = [corpus(ko, args.memory_lines), corpus(en, args.memory_lines)] if args.memory_lines else []
-        bench_cluster.report(corpus(ko, args.engine_lines), corpus(en, args.engine_lines),
-                             args.analyzers.split(",")[0], args.repeat, memory)
+        bench_cluster.report(
+            corpus(ko, args.engine_lines),
+            corpus(en, args.engine_lines),
+            args.analyzers.split(",")[0],
+            args.repeat,
+            memory,
+        )
         return 0
     source = corpus(read_lines(args.data / "news-dev.ko"), args.lines)
     english = corpus(read_lines(args.data / "news-dev.en"), args.lines)
     names = [n for n in args.analyzers.split(",") if n]
-    rows: list[tuple[str, int, float, str]] = []    # what, lines, seconds, comparison
+    rows: list[tuple[str, int, float, str]] = []  # what, lines, seconds, comparison
 
     def best(measure, *given, **options):
         """The fastest of ``--repeat`` timings (each component, for a measure returning several)."""
@@ -217,21 +242,35 @@ def main() -> int:
         raw, one = best(raw_analysis, name, source), best(ktr_scoring, name, source, english)
         two = best(ktr_scoring, name, source, english, jobs=2)
         rows.append((f"{name}: raw analyzer", len(source), raw, ""))
-        rows.append((f"{name}: ktr end-to-end, --jobs 1", len(source), one, f"{raw / one:.2f} × raw {name}"
-                     + (f"; {chrf / one:.2f} × chrF" if name == "mecab" else "")))
+        rows.append(
+            (
+                f"{name}: ktr end-to-end, --jobs 1",
+                len(source),
+                one,
+                f"{raw / one:.2f} × raw {name}" + (f"; {chrf / one:.2f} × chrF" if name == "mecab" else ""),
+            )
+        )
         rows.append((f"{name}: ktr end-to-end, --jobs 2", len(source), two, f"{one / two:.2f} × --jobs 1"))
     if "kiwi" in names:
         again, further = best(rescoring, "kiwi", source, english)
         rows.append(("kiwi: rescoring from the analysis cache", len(source), again, f"{bleu / again:.2f} × BLEU"))
-        rows.append(("kiwi: each further system, the source prepared", len(source), further, f"{bleu / further:.2f} × BLEU"))
+        rows.append(
+            ("kiwi: each further system, the source prepared", len(source), further, f"{bleu / further:.2f} × BLEU")
+        )
 
     with tempfile.TemporaryDirectory() as folder:
         files = {}
-        for label, lines in (("src.ko", source), ("hyp.en", english), ("src10.ko", source[:10]), ("hyp10.en", english[:10])):
+        for label, lines in (
+            ("src.ko", source),
+            ("hyp.en", english),
+            ("src10.ko", source[:10]),
+            ("hyp10.en", english[:10]),
+        ):
             files[label] = Path(folder) / label
             files[label].write_text("\n".join(lines) + "\n", encoding="utf-8")
-        whole, rss = command(["score", "-s", str(files["src.ko"]), "-t", str(files["hyp.en"]),
-                              "-r", str(files["hyp.en"]), "-f", "json"])
+        whole, rss = command(
+            ["score", "-s", str(files["src.ko"]), "-t", str(files["hyp.en"]), "-r", str(files["hyp.en"]), "-f", "json"]
+        )
         compileall.compile_dir(ROOT / "ktr", quiet=1)
         starts = [command(["score", "-s", str(files["src10.ko"]), "-t", str(files["hyp10.en"])])[0] for _ in range(5)]
 
@@ -247,8 +286,10 @@ def main() -> int:
     print("|---|---:|---:|---:|---|")
     for what, n, seconds, ratio in rows:
         print(f"| {what} | {n} | {seconds:.2f} | {n / seconds:,.0f} | {ratio} |")
-    print(f"| `ktr score` whole command with a reference, default analyzer (kiwi) | {len(source)} | {whole:.2f} "
-          f"| {len(source) / whole:,.0f} | peak RSS {rss / 1024:.0f} MB |")
+    print(
+        f"| `ktr score` whole command with a reference, default analyzer (kiwi) | {len(source)} | {whole:.2f} "
+        f"| {len(source) / whole:,.0f} | peak RSS {rss / 1024:.0f} MB |"
+    )
     print(f"| `ktr score` cold start on a 10-line file (median of 5) | 10 | {statistics.median(starts):.2f} | | |")
     return 0
 

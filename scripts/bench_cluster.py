@@ -11,6 +11,7 @@ per task (2,000 empty tasks), the bytes a task sends each way, the client's time
 for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
 process itself, without its workers) on ``--memory-lines`` lines.
 """
+
 from __future__ import annotations
 
 import logging
@@ -57,18 +58,35 @@ def engines(source: list[str], english: list[str], analyzer: str, repeat: int) -
             scorer = Scorer(config, jobs=jobs)
             scorer.score(source[:10], english[:10])
             local[jobs] = min(score_seconds(scorer, src, hyp) for _ in range(repeat))
-            rows.append((f"{analyzer}: --engine local --jobs {jobs}", len(source), local[jobs],
-                         f"{local[1] / local[jobs]:.2f} × --jobs 1"))
+            rows.append(
+                (
+                    f"{analyzer}: --engine local --jobs {jobs}",
+                    len(source),
+                    local[jobs],
+                    f"{local[1] / local[jobs]:.2f} × --jobs 1",
+                )
+            )
         for workers in (1, 2):
             started = time.perf_counter()
-            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                              silence_logs=logging.ERROR) as cluster:
+            with LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            ) as cluster:
                 start = time.perf_counter() - started
                 scorer = Scorer(config, engine=Engine("dask", scheduler=cluster.scheduler_address))
                 seconds = min(score_seconds(scorer, src, hyp) for _ in range(repeat))
-            rows.append((f"{analyzer}: --engine dask, {workers} worker{'s' * (workers > 1)}", len(source), seconds,
-                         f"{local[2] / seconds:.2f} × local --jobs 2; {local[1] / seconds:.2f} × --jobs 1; "
-                         f"cluster start {start:.1f} s"))
+            rows.append(
+                (
+                    f"{analyzer}: --engine dask, {workers} worker{'s' * (workers > 1)}",
+                    len(source),
+                    seconds,
+                    f"{local[2] / seconds:.2f} × local --jobs 2; {local[1] / seconds:.2f} × --jobs 1; "
+                    f"cluster start {start:.1f} s",
+                )
+            )
     return rows
 
 
@@ -84,7 +102,7 @@ def task_costs(source: list[str], english: list[str], analyzer: str) -> dict[str
         item = next(ranges(src, {"hyp": hyp}, [], lines))
         scorer = Scorer(Config(analyzer=analyzer))
         stretch = read_range(item)
-        scorer.score_stretch(stretch, details=False)    # the look-ups warmed up, as in a running worker
+        scorer.score_stretch(stretch, details=False)  # the look-ups warmed up, as in a running worker
         start = time.perf_counter()
         packed = scorer.pack(scorer.score_stretch(stretch, details=False))
         worker = time.perf_counter() - start
@@ -92,14 +110,24 @@ def task_costs(source: list[str], english: list[str], analyzer: str) -> dict[str
         for _ in range(10):
             scorer.unpack(packed)
         client = (time.perf_counter() - start) / 10
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as c:
-        c.gather(c.map(_noop, range(100)))      # connections made
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+        ) as cluster,
+        Client(cluster) as c,
+    ):
+        c.gather(c.map(_noop, range(100)))  # connections made
         start = time.perf_counter()
         c.gather(c.map(_noop, range(100, 2100)))
         scheduler = (time.perf_counter() - start) / 2000
-    return {"lines": lines, "scheduler_s": scheduler, "bytes_out": len(pickle.dumps(item)),
-            "bytes_back": len(pickle.dumps(packed)), "client_s": client, "worker_s": worker}
+    return {
+        "lines": lines,
+        "scheduler_s": scheduler,
+        "bytes_out": len(pickle.dumps(item)),
+        "bytes_back": len(pickle.dumps(packed)),
+        "client_s": client,
+        "worker_s": worker,
+    }
 
 
 def scaling(costs: dict[str, float]) -> list[str]:
@@ -110,8 +138,10 @@ def scaling(costs: dict[str, float]) -> list[str]:
     out = []
     for workers in (8, 16, 32, 64):
         rate = min(workers * lines / per_worker, ceiling)
-        out.append(f"| {workers} | {rate:,.0f} | {100e6 / rate / 3600:.1f} | "
-                   f"{'scheduler or client' if rate == ceiling else 'workers'} |")
+        out.append(
+            f"| {workers} | {rate:,.0f} | {100e6 / rate / 3600:.1f} | "
+            f"{'scheduler or client' if rate == ceiling else 'workers'} |"
+        )
     return out
 
 
@@ -122,13 +152,36 @@ def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
         src, hyp = write(Path(folder), "src.ko", source), write(Path(folder), "hyp.en", english)
         # VmHWM, the peak of this process's own memory since it started: ru_maxrss would also count
         # the memory of the (larger) bench process it was forked from
-        probe = ("import re, sys, time\nfrom ktr.cli.main import main\nt = time.perf_counter()\n"
-                 "code = main(sys.argv[1:])\n"
-                 "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
-                 "print(time.perf_counter() - t, peak, code)")
-        out = subprocess.run([sys.executable, "-c", probe, "score", "-s", src, "-t", hyp, "-r", hyp, "-f", "json",
-                              "--engine", "dask", "--workers", "2"], capture_output=True, text=True, cwd=ROOT,
-                             check=True).stdout.split()
+        probe = (
+            "import re, sys, time\nfrom ktr.cli.main import main\nt = time.perf_counter()\n"
+            "code = main(sys.argv[1:])\n"
+            "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
+            "print(time.perf_counter() - t, peak, code)"
+        )
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                probe,
+                "score",
+                "-s",
+                src,
+                "-t",
+                hyp,
+                "-r",
+                hyp,
+                "-f",
+                "json",
+                "--engine",
+                "dask",
+                "--workers",
+                "2",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        ).stdout.split()
     if out[-1] not in ("0", "3"):
         raise SystemExit(f"ktr score --engine dask exited with status {out[-1]}")
     return float(out[-3]), int(out[-2])
@@ -144,12 +197,16 @@ def report(source: list[str], english: list[str], analyzer: str, repeat: int, me
     if memory:
         seconds, rss = client_memory(*memory)
         n = len(memory[0])
-        print(f"| `ktr score --engine dask --workers 2` with a reference: the client's peak RSS | {n} | "
-              f"{seconds:.2f} | {n / seconds:,.0f} | {rss / 1024:.0f} MB |")
+        print(
+            f"| `ktr score --engine dask --workers 2` with a reference: the client's peak RSS | {n} | "
+            f"{seconds:.2f} | {n / seconds:,.0f} | {rss / 1024:.0f} MB |"
+        )
     costs = task_costs(source, english, analyzer)
-    print(f"\nper task of {costs['lines']} lines: scheduler {costs['scheduler_s'] * 1e3:.2f} ms, "
-          f"{costs['bytes_out']:,} bytes out, {costs['bytes_back']:,} bytes back (details=False), "
-          f"client {costs['client_s'] * 1e3:.1f} ms, worker {costs['worker_s']:.2f} s ({analyzer})\n")
+    print(
+        f"\nper task of {costs['lines']} lines: scheduler {costs['scheduler_s'] * 1e3:.2f} ms, "
+        f"{costs['bytes_out']:,} bytes out, {costs['bytes_back']:,} bytes back (details=False), "
+        f"client {costs['client_s'] * 1e3:.1f} ms, worker {costs['worker_s']:.2f} s ({analyzer})\n"
+    )
     print("| workers | lines/s (estimate) | hours for 100M pairs | bound by |")
     print("|---:|---:|---:|---|")
     print("\n".join(scaling(costs)))

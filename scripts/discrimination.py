@@ -15,6 +15,7 @@ keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a second table give
 precision and recall of "transferred" against the readers' judgements, and the judged rate beside
 KTR on the judged lines. Needs the parallel data (skips with a message when the folder is absent).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,8 +56,8 @@ def parse_variant(spec: str, base: Config) -> tuple[str, Config]:
         if key in ("matching", "classes", "lexicons", "idioms", "constructions"):
             changes[key] = [v for v in value.split(",") if v]
         else:
-            changes[key] = yaml.safe_load(value)   # numbers as numbers
-    checked = Config.from_dict(changes, where=f"variant {name}")   # the option rules, once
+            changes[key] = yaml.safe_load(value)  # numbers as numbers
+    checked = Config.from_dict(changes, where=f"variant {name}")  # the option rules, once
     return name, base.replace(**{key: getattr(checked, key) for key in changes})
 
 
@@ -82,9 +83,11 @@ def main() -> int:
         return 0
     base = Config.from_yaml(args.config) if args.config else Config()
     variants = [parse_variant(v, base) for v in (args.variant or DEFAULT_VARIANTS)]
-    print("| set | variant | true KTR | mismatched KTR | gap | addition KTR | salad KTR (lines above true) | true micro | mismatched micro | "
-          "true weighted | mismatched weighted | proper nouns found (true / mismatched) | "
-          "credited by stage (true / mismatched) |")
+    print(
+        "| set | variant | true KTR | mismatched KTR | gap | addition KTR | salad KTR (lines above true) | true micro | mismatched micro | "
+        "true weighted | mismatched weighted | proper nouns found (true / mismatched) | "
+        "credited by stage (true / mismatched) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     analyzers: dict[str, object] = {}
     judged: list[str] = []
@@ -97,42 +100,64 @@ def main() -> int:
             analyzers[config.analyzer] = scorer.analyzer
             prepared = scorer.prepare(src, name)
             other = mismatched(ref)
-            true, mis, added, salad = (scorer.score_prepared(prepared, system, lines) for system, lines in (
-                ("true", ref), ("mismatched", other), ("addition", [f"{a} {b}" for a, b in zip(ref, other)]),
-                ("salad", [" ".join(g) for g in glosses(prepared.lookups)])))
-            above = sum(a.score is not None and t.score is not None and a.score > t.score
-                        for a, t in zip(salad.sentences, true.sentences))
+            true, mis, added, salad = (
+                scorer.score_prepared(prepared, system, lines)
+                for system, lines in (
+                    ("true", ref),
+                    ("mismatched", other),
+                    ("addition", [f"{a} {b}" for a, b in zip(ref, other)]),
+                    ("salad", [" ".join(g) for g in glosses(prepared.lookups)]),
+                )
+            )
+            above = sum(
+                a.score is not None and t.score is not None and a.score > t.score
+                for a, t in zip(salad.sentences, true.sentences)
+            )
             stages = []
             for stage in config.matching:
                 counts = [Counter(k.how for s in sysr.sentences for k in s.keywords)[stage] for sysr in (true, mis)]
                 stages.append(f"{stage} {counts[0]} / {counts[1]}")
             names = [_found(sysr, "proper_noun") for sysr in (true, mis)]
-            below = sum(s.f(true.beta) is not None and t.f(true.beta) is not None and s.f(true.beta) < t.f(true.beta)
-                        for s, t in zip(salad.sentences, true.sentences))
+            below = sum(
+                s.f(true.beta) is not None and t.f(true.beta) is not None and s.f(true.beta) < t.f(true.beta)
+                for s, t in zip(salad.sentences, true.sentences)
+            )
             pairs = [(t.f(true.beta), m.f(true.beta)) for t, m in zip(true.sentences, mis.sentences)]
-            f_auc = auc([t for t, m in pairs if t is not None and m is not None],
-                        [m for t, m in pairs if t is not None and m is not None])
+            f_auc = auc(
+                [t for t, m in pairs if t is not None and m is not None],
+                [m for t, m in pairs if t is not None and m is not None],
+            )
             precision_side.append(
                 f"| {name} | {vname} | {true.precision:.4f} | {mis.precision:.4f} | {salad.precision:.4f} | "
                 f"{true.f:.4f} | {mis.f:.4f} | {added.f:.4f} ({added.f / true.f - 1:+.1%}) | {salad.f:.4f} ({below}) | "
-                f"{f_auc:.4f} |")
-            print(f"| {name} | {vname} | {true.ktr:.4f} | {mis.ktr:.4f} | {true.ktr - mis.ktr:.4f} | "
-                  f"{added.ktr:.4f} | {salad.ktr:.4f} ({above}) | "
-                  f"{true.ktr_micro:.4f} | {mis.ktr_micro:.4f} | {true.ktr_weighted:.4f} | "
-                  f"{mis.ktr_weighted:.4f} | {names[0]} / {names[1]} | {', '.join(stages)} |", flush=True)
+                f"{f_auc:.4f} |"
+            )
+            print(
+                f"| {name} | {vname} | {true.ktr:.4f} | {mis.ktr:.4f} | {true.ktr - mis.ktr:.4f} | "
+                f"{added.ktr:.4f} | {salad.ktr:.4f} ({above}) | "
+                f"{true.ktr_micro:.4f} | {mis.ktr_micro:.4f} | {true.ktr_weighted:.4f} | "
+                f"{mis.ktr_weighted:.4f} | {names[0]} / {names[1]} | {', '.join(stages)} |",
+                flush=True,
+            )
             if (JUDGED / f"{name}.tsv").is_file():
                 found = agreement(scorer, src, ref, read_gold(JUDGED / f"{name}.tsv"), name)
                 k, sent = found.keyword_agreement(), found.sentence_agreement()
-                judged.append(f"| {name} | {vname} | {k['precision']:.4f} | {k['recall']:.4f} | "
-                              f"{k['false_positive']} | {sent['gold_rate']:.4f} | {sent['ktr']:.4f} | "
-                              f"{sent['mean_absolute_difference']:.4f} | {sent['pearson']:.4f} |")
-    print("\n| set | variant | true precision | mismatched precision | salad precision | true F | mismatched F | "
-          "addition F (change) | salad F (lines below true) | F AUC true vs mismatched |")
+                judged.append(
+                    f"| {name} | {vname} | {k['precision']:.4f} | {k['recall']:.4f} | "
+                    f"{k['false_positive']} | {sent['gold_rate']:.4f} | {sent['ktr']:.4f} | "
+                    f"{sent['mean_absolute_difference']:.4f} | {sent['pearson']:.4f} |"
+                )
+    print(
+        "\n| set | variant | true precision | mismatched precision | salad precision | true F | mismatched F | "
+        "addition F (change) | salad F (lines below true) | F AUC true vs mismatched |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(precision_side))
     if judged:
-        print("\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "
-              "mean abs. difference | Pearson |")
+        print(
+            "\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "
+            "mean abs. difference | Pearson |"
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         print("\n".join(judged))
     return 0

@@ -11,6 +11,7 @@ source lines and says whether the construction stage takes the keyword there (th
 gone from the line's keywords with the stage on). Needs the parallel data (skips with a message
 when the folder is absent).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,8 +64,10 @@ def main() -> int:
                 i = next((n for n, m in enumerate(morphemes) if m.start == k.start), None)
                 if i is None:
                     continue
-                pattern = (f"{_side(morphemes[i - 1] if i else None)} {k.lemma}/{k.tag} "
-                           f"{_side(morphemes[i + 1] if i + 1 < len(morphemes) else None)}")
+                pattern = (
+                    f"{_side(morphemes[i - 1] if i else None)} {k.lemma}/{k.tag} "
+                    f"{_side(morphemes[i + 1] if i + 1 < len(morphemes) else None)}"
+                )
                 counts[pattern] += 1
                 taken[pattern] += (k.start, k.end) not in spans
     print("| rank | pattern | occurrences | taken by a construction |\n|---:|---|---:|---:|")
@@ -72,8 +75,10 @@ def main() -> int:
         print(f"| {rank} | `{pattern}` | {n} | {taken[pattern]} |")
     top = counts.most_common(args.top)
     covered = sum(1 for p, _ in top if taken[p])
-    print(f"\n{covered} of the {len(top)} most frequent patterns are taken by a construction at least once; "
-          f"{sum(taken[p] for p, _ in top)} of their {sum(n for _, n in top)} occurrences.")
+    print(
+        f"\n{covered} of the {len(top)} most frequent patterns are taken by a construction at least once; "
+        f"{sum(taken[p] for p, _ in top)} of their {sum(n for _, n in top)} occurrences."
+    )
     return 0
 
 

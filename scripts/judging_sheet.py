@@ -9,6 +9,7 @@ line's rows a comment shows the source and the translation; fill ``label`` (T, A
 for T, ``carried_by`` by the rules of docs/judging.md, then run
 ``ktr meta-eval -s test.ko -r test.en --gold sheet.tsv``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,14 +41,19 @@ def main() -> int:
     keywords = scorer.keywords([sources[i - 1] for i in lines])
     columns = ["line", "start", "end", "lemma", "tag", "label", "carried_by", "source_hash", "translation_hash"]
     assert set(columns) <= set(COLUMNS)
-    rows = [FORMAT, f"# {args.src} / {args.translation}: lines drawn with random.Random({args.seed!r})"
-                    f".sample(range(1, {n} + 1), {len(lines)}); signature {scorer.signature.short()}",
-            "\t".join(columns)]
+    rows = [
+        FORMAT,
+        f"# {args.src} / {args.translation}: lines drawn with random.Random({args.seed!r})"
+        f".sample(range(1, {n} + 1), {len(lines)}); signature {scorer.signature.short()}",
+        "\t".join(columns),
+    ]
     for line, kws in zip(lines, keywords):
         src, tr = sources[line - 1], translations[line - 1]
         rows.append(f"# {line} | {src} | {tr}")
-        rows += ["\t".join(map(str, (line, k.start, k.end, k.lemma, k.tag, "", "", line_hash(src), line_hash(tr))))
-                 for k in kws]
+        rows += [
+            "\t".join(map(str, (line, k.start, k.end, k.lemma, k.tag, "", "", line_hash(src), line_hash(tr))))
+            for k in kws
+        ]
     Path(args.output).write_text("\n".join(rows) + "\n", encoding="utf-8")
     print(f"{sum(map(len, keywords))} keywords of {len(lines)} lines written to {args.output}", file=sys.stderr)
     return 0

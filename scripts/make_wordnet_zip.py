@@ -10,6 +10,7 @@ and run as root), with the ``lexnames`` file written from lexnames(5WN), and Wor
 (``ktr/english/nltk_data/LICENSE-WordNet``). The same files give the same zip, byte for byte
 (fixed dates, fixed order), so a rebuilt zip shows in ``git status`` only when WordNet changed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,11 +22,13 @@ from setup_wordnet import CATEGORY, DEBIAN_DIR, FILES, LEXNAMES, PACKAGES, ensur
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "ktr" / "english" / "nltk_data"
-DATE = (2006, 12, 6, 0, 0, 0)        # WordNet 3.0's release
+DATE = (2006, 12, 6, 0, 0, 0)  # WordNet 3.0's release
 
 
 def lexnames() -> bytes:
-    return "".join(f"{i:02d}\t{name}\t{CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES)).encode("ascii")
+    return "".join(f"{i:02d}\t{name}\t{CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES)).encode(
+        "ascii"
+    )
 
 
 def members(source: Path) -> dict[str, bytes]:
@@ -54,8 +57,11 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=DATA / "corpora" / "wordnet.zip")
     args = parser.parse_args()
     if args.source == DEBIAN_DIR and not ensure_debian_packages():
-        print(f"make_wordnet_zip: the Debian packages {' '.join(PACKAGES)} are not installed "
-              "(apt-get install them as root, then run this again)", file=sys.stderr)
+        print(
+            f"make_wordnet_zip: the Debian packages {' '.join(PACKAGES)} are not installed "
+            "(apt-get install them as root, then run this again)",
+            file=sys.stderr,
+        )
         return 1
     write(args.output, members(args.source))
     print(f"{args.output}: {args.output.stat().st_size} bytes")

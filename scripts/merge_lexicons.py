@@ -8,6 +8,7 @@ entry come first, later files add theirs in order. Every input line is validated
 parser ``ktr`` uses, so a bad line stops the merge with its file and line. The output is sorted
 by lemma then class (code-point order, as ``LC_ALL=C sort``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,7 +48,7 @@ def main() -> int:
         lines = Path(args.header).read_text(encoding="utf-8").splitlines(keepends=True)
         header = "".join(lines[: next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))])
     out = [header]
-    for (lemma, cls) in sorted(merged):
+    for lemma, cls in sorted(merged):
         out.append(f"{lemma}\t{cls}\t{';'.join(merged[(lemma, cls)])}\n")
     Path(args.output).write_text("".join(out), encoding="utf-8")
     print(f"{len(merged)} entries written to {args.output}", file=sys.stderr)

@@ -19,6 +19,7 @@ changed; the copy stays afterwards to read the survivors (``docs/testing.md``)::
 Needs ``pip install 'mutmut>=3.8,<4'`` (not a dependency of ktr). Prints per group and in
 total: killed / mutants, the score, and the survivors' names (also in survivors.txt).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,20 +39,21 @@ COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md",
 
 #: group -> (modules mutated, the fast tests run on them)
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
-    "scoring": (["ktr/scoring/results.py"],
-                ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
-    "matching": (["ktr/matching/assignment.py"],
-                 ["tests/test_match.py", "tests/test_assignment.py"]),
-    "reports": (["ktr/reports/tables.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
-                ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"]),
-    "cli": (["ktr/cli/score.py", "ktr/cli/keywords.py", "ktr/cli/run.py", "ktr/cli/common.py",
-             "ktr/cli/main.py"],
-            ["tests/test_commands.py", "tests/test_help.py"]),
+    "scoring": (["ktr/scoring/results.py"], ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
+    "matching": (["ktr/matching/assignment.py"], ["tests/test_match.py", "tests/test_assignment.py"]),
+    "reports": (
+        ["ktr/reports/tables.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
+        ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"],
+    ),
+    "cli": (
+        ["ktr/cli/score.py", "ktr/cli/keywords.py", "ktr/cli/run.py", "ktr/cli/common.py", "ktr/cli/main.py"],
+        ["tests/test_commands.py", "tests/test_help.py"],
+    ),
 }
 
 
 def settings(modules: list[str], tests: list[str]) -> str:
-    quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"   # noqa: E731
+    quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
     return (
         "\n[tool.mutmut]\n"
         'source_paths = ["ktr"]\n'
@@ -100,11 +102,17 @@ def prepare(group: str) -> Path:
 
 def run_group(group: str, minutes: float, jobs: int) -> dict:
     where = prepare(group)
-    env = {**os.environ, "KTR_CACHE_DIR": str(WORK / "cache")}   # mutants never write the user's cache
+    env = {**os.environ, "KTR_CACHE_DIR": str(WORK / "cache")}  # mutants never write the user's cache
     started = time.monotonic()
     with open(where / "mutmut.log", "w", encoding="utf-8") as log:
-        proc = subprocess.Popen(["mutmut", "run", "--max-children", str(jobs)], cwd=where, env=env,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            ["mutmut", "run", "--max-children", str(jobs)],
+            cwd=where,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             proc.wait(timeout=minutes * 60)
             finished = True
@@ -115,15 +123,27 @@ def run_group(group: str, minutes: float, jobs: int) -> dict:
     subprocess.run(["mutmut", "export-cicd-stats"], cwd=where, env=env, capture_output=True)
     stats_file = where / "mutants" / "mutmut-cicd-stats.json"
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
-    results = subprocess.run(["mutmut", "results", "--all", "true"], cwd=where, env=env,
-                             capture_output=True, text=True).stdout
-    survivors = [line.split(":")[0].strip() for line in results.splitlines()
-                 if line.rstrip().endswith((": survived", ": no tests"))]
-    (where / "survivors.txt").write_text("".join(f"{line.strip()}\n" for line in results.splitlines()
-                                                 if line.rstrip().endswith((": survived", ": no tests"))),
-                                         encoding="utf-8")
-    return {"group": group, "finished": finished, "seconds": time.monotonic() - started,
-            "survivors": survivors, **stats}
+    results = subprocess.run(
+        ["mutmut", "results", "--all", "true"], cwd=where, env=env, capture_output=True, text=True
+    ).stdout
+    survivors = [
+        line.split(":")[0].strip()
+        for line in results.splitlines()
+        if line.rstrip().endswith((": survived", ": no tests"))
+    ]
+    (where / "survivors.txt").write_text(
+        "".join(
+            f"{line.strip()}\n" for line in results.splitlines() if line.rstrip().endswith((": survived", ": no tests"))
+        ),
+        encoding="utf-8",
+    )
+    return {
+        "group": group,
+        "finished": finished,
+        "seconds": time.monotonic() - started,
+        "survivors": survivors,
+        **stats,
+    }
 
 
 def readable(mutant: str) -> str:
@@ -142,9 +162,11 @@ def line(found: dict) -> str:
     # no test of the group reached any mutated function
     not_run = total - caught - found.get("survived", 0) - found.get("no_tests", 0) - found.get("suspicious", 0)
     note = "" if found.get("finished", True) else "  (stopped at the time limit)"
-    return (f"{found['group']:<10} killed {caught} / {total} mutants = {score}; survived {found.get('survived', 0)}, "
-            f"no tests {found.get('no_tests', 0)}, not run {not_run}, timeout {found.get('timeout', 0)}"
-            f"  [{found.get('seconds', 0):.0f} s]{note}")
+    return (
+        f"{found['group']:<10} killed {caught} / {total} mutants = {score}; survived {found.get('survived', 0)}, "
+        f"no tests {found.get('no_tests', 0)}, not run {not_run}, timeout {found.get('timeout', 0)}"
+        f"  [{found.get('seconds', 0):.0f} s]{note}"
+    )
 
 
 def main() -> int:
@@ -170,8 +192,11 @@ def main() -> int:
         print(line(found[-1]), flush=True)
         for function, n in Counter(readable(name) for name in found[-1]["survivors"]).items():
             print(f"    {n:>3} alive in {function}")
-    total = {"group": "total", "finished": all(f["finished"] for f in found),
-             "seconds": sum(f["seconds"] for f in found)}
+    total = {
+        "group": "total",
+        "finished": all(f["finished"] for f in found),
+        "seconds": sum(f["seconds"] for f in found),
+    }
     for key in ("killed", "timeout", "survived", "no_tests", "suspicious", "total"):
         total[key] = sum(f.get(key, 0) for f in found)
     print(line(total))

@@ -16,6 +16,7 @@ makes it read the folder this installs (printed at the end) instead.
 
 DIR defaults to ``<sys.prefix>/nltk_data``, which is on NLTK's search path for this Python.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,11 @@ import sys
 from pathlib import Path
 
 DEBIAN_DIR = Path("/usr/share/wordnet")
-FILES = [f"{kind}.{pos}" for kind in ("data", "index") for pos in ("noun", "verb", "adj", "adv")] + [
-    f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv")] + ["cntlist.rev", "index.sense"]
+FILES = (
+    [f"{kind}.{pos}" for kind in ("data", "index") for pos in ("noun", "verb", "adj", "adv")]
+    + [f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv")]
+    + ["cntlist.rev", "index.sense"]
+)
 PACKAGES = ["wordnet-base", "wordnet-sense-index"]
 # lexicographer files of WordNet 3.0: number, name, syntactic category (lexnames(5WN))
 LEXNAMES = """adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute
@@ -106,8 +110,11 @@ def main() -> int:
         print(f"WordNet downloaded by NLTK into {args.target} (KTR_WORDNET={wordnet_found()} makes ktr read it)")
         return 0
     if not ensure_debian_packages():
-        print("setup_wordnet: NLTK's downloader failed and the Debian packages "
-              f"{' '.join(PACKAGES)} are not installed (apt-get install them as root, then run this again)", file=sys.stderr)
+        print(
+            "setup_wordnet: NLTK's downloader failed and the Debian packages "
+            f"{' '.join(PACKAGES)} are not installed (apt-get install them as root, then run this again)",
+            file=sys.stderr,
+        )
         return 1
     dest = copy_debian(args.target)
     from nltk.corpus import wordnet as wn

@@ -1,6 +1,7 @@
 """Headless Chromium driven over its DevTools protocol on a pipe (``--remote-debugging-pipe``:
 JSON messages ended by NUL, commands on fd 3, answers and events on fd 4), with nothing but the
 standard library: real key presses, a page's state read by script, and screenshots."""
+
 from __future__ import annotations
 
 import base64
@@ -16,13 +17,25 @@ class Browser:
     def __init__(self, chromium: str, profile: Path, width: int, height: int, mobile: bool = False):
         to_chrome, self._in = os.pipe()
         self._out, from_chrome = os.pipe()
-        args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                f"--user-data-dir={profile}", "--remote-debugging-pipe", "--hide-scrollbars",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank"]
+        args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            f"--user-data-dir={profile}",
+            "--remote-debugging-pipe",
+            "--hide-scrollbars",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "about:blank",
+        ]
         # bash, not sh: dash takes only one-digit file descriptors in a redirection
-        self.proc = subprocess.Popen(["bash", "-c", f'exec "$0" "$@" 3<&{to_chrome} 4>&{from_chrome}', chromium, *args],
-                                     pass_fds=(to_chrome, from_chrome), stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            ["bash", "-c", f'exec "$0" "$@" 3<&{to_chrome} 4>&{from_chrome}', chromium, *args],
+            pass_fds=(to_chrome, from_chrome),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(to_chrome)
         os.close(from_chrome)
         self._buffer, self._id, self.session = b"", 0, None

@@ -1,4 +1,5 @@
 """Shared fixtures: real analyzers, built once per test session."""
+
 from __future__ import annotations
 
 import shutil
@@ -38,9 +39,11 @@ def shared_data() -> Path:
     return SHARED
 
 
-requires_java = pytest.mark.skipif(shutil.which("java") is None,
-                                   reason="needs Java (KoNLPy's backends): not installed; .ci/run installs "
-                                          "Debian's default-jre-headless when run as root")
+requires_java = pytest.mark.skipif(
+    shutil.which("java") is None,
+    reason="needs Java (KoNLPy's backends): not installed; .ci/run installs "
+    "Debian's default-jre-headless when run as root",
+)
 
 
 @pytest.fixture(scope="session")
@@ -51,7 +54,11 @@ def demo_run(tmp_path_factory) -> tuple[Path, object]:
     import sys
 
     out = tmp_path_factory.mktemp("demo") / "report"
-    proc = subprocess.run([sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(out), "-q"],
-                          cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(out), "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     return out, proc

@@ -1,6 +1,7 @@
 """The analysis cache's key: a stored analysis is reused only for the same text by the same
 analyzer, named by its name, its version and the code that converts its output, under the same
 ktr version and storage format (ktr/scoring/analysis_cache.py)."""
+
 import hashlib
 import inspect
 from pathlib import Path
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import ktr.scoring.analysis_cache as analysis_cache
-from ktr.korean.analyzers import base, kiwi as kiwi_module
+from ktr.korean.analyzers import base
+from ktr.korean.analyzers import kiwi as kiwi_module
 from ktr.scoring.analysis_cache import CachedAnalyzer
 
 LINES = ["방 열쇠 여기 있습니다.", "물을 마셨다."]
@@ -32,7 +34,7 @@ def reused(analyzer, directory) -> int:
     """How many of LINES a fresh cache over ``analyzer`` read from ``directory``."""
     cached = CachedAnalyzer(analyzer, directory=directory)
     found = cached.analyze_many(LINES, label="corpus")
-    assert found == [analyzer.analyze(line) for line in LINES]     # read back or analysed: the same
+    assert found == [analyzer.analyze(line) for line in LINES]  # read back or analysed: the same
     assert cached.loaded + cached.analysed == len(LINES)
     return cached.loaded
 
@@ -40,24 +42,25 @@ def reused(analyzer, directory) -> int:
 def test_the_key_names_format_ktr_version_analyzer_version_and_code(kiwi):
     cached = CachedAnalyzer(kiwi, directory="unused")
     digest = hashlib.sha256()
-    for module in sorted((kiwi_module, base), key=lambda m: m.__name__):    # the backend's code, then base's
+    for module in sorted((kiwi_module, base), key=lambda m: m.__name__):  # the backend's code, then base's
         digest.update(Path(inspect.getsourcefile(module)).read_bytes())
-    assert cached.key == (f"{analysis_cache.FORMAT}|{analysis_cache.__version__}|kiwi|{kiwi.version}|"
-                          f"{digest.hexdigest()[:16]}")
+    assert cached.key == (
+        f"{analysis_cache.FORMAT}|{analysis_cache.__version__}|kiwi|{kiwi.version}|{digest.hexdigest()[:16]}"
+    )
 
 
 def test_a_stored_analysis_is_reused_only_under_the_same_key(kiwi, tmp_path, monkeypatch):
     assert reused(kiwi, tmp_path) == 0
-    assert reused(kiwi, tmp_path) == len(LINES)                      # the same key: read back
-    assert reused(Renamed(kiwi, version="kiwipiepy-9.9"), tmp_path) == 0     # another analyzer version
-    assert reused(Renamed(kiwi, name="mykiwi"), tmp_path) == 0               # another analyzer (and its code)
+    assert reused(kiwi, tmp_path) == len(LINES)  # the same key: read back
+    assert reused(Renamed(kiwi, version="kiwipiepy-9.9"), tmp_path) == 0  # another analyzer version
+    assert reused(Renamed(kiwi, name="mykiwi"), tmp_path) == 0  # another analyzer (and its code)
     with monkeypatch.context() as m:
         m.setattr(analysis_cache, "__version__", "0.0.0-other")
-        assert reused(kiwi, tmp_path) == 0                           # another ktr
+        assert reused(kiwi, tmp_path) == 0  # another ktr
     with monkeypatch.context() as m:
         m.setattr(analysis_cache, "FORMAT", analysis_cache.FORMAT + 1)
-        assert reused(kiwi, tmp_path) == 0                           # another storage format
-    assert reused(kiwi, tmp_path) == len(LINES)                      # and the first is still there
+        assert reused(kiwi, tmp_path) == 0  # another storage format
+    assert reused(kiwi, tmp_path) == len(LINES)  # and the first is still there
 
 
 def test_a_file_under_a_label_with_another_key_is_not_read(kiwi, tmp_path):

@@ -1,8 +1,9 @@
 """Every backend, real, on real sentences: same Morpheme type, sensible lemmas and classes."""
+
 import pytest
 
-from ktr.korean.analyzers import Analyzer, Morpheme, available_analyzers, get_analyzer
 from ktr.errors import BackendUnavailable, ConfigError
+from ktr.korean.analyzers import Analyzer, Morpheme, available_analyzers, get_analyzer
 from ktr.korean.keywords import extract, load_tagset
 from tests.conftest import analyzer, requires_java
 
@@ -11,16 +12,19 @@ JVM = {"okt", "komoran", "hannanum", "kkma"}
 
 
 def params():
-    return [pytest.param(name, marks=[requires_java] if name in JVM else [], id=name)
-            for name in available_analyzers()]
+    return [pytest.param(name, marks=[requires_java] if name in JVM else [], id=name) for name in available_analyzers()]
 
 
 # How each backend reads 사서 ("bought and"): the right reading is the verb 사다.
 # These are the analyzers' own errors, pinned so a change of version shows up here.
-SASEO = {"kiwi": "사다", "hannanum": "사다", "kkma": "사다",
-         "mecab": "살다",     # mecab-ko-dic: 살/VV (to live)
-         "okt": "사서",       # Okt: a noun (librarian)
-         "komoran": "사서"}   # Komoran: NNP
+SASEO = {
+    "kiwi": "사다",
+    "hannanum": "사다",
+    "kkma": "사다",
+    "mecab": "살다",  # mecab-ko-dic: 살/VV (to live)
+    "okt": "사서",  # Okt: a noun (librarian)
+    "komoran": "사서",
+}  # Komoran: NNP
 
 
 @pytest.mark.parametrize("name", params())
@@ -40,6 +44,7 @@ def test_backend_keywords(name):
     a = analyzer(name)
     table = load_tagset(a.tagset)
     from ktr.korean.keywords import CLASSES
+
     kws = extract(a.analyze(SENTENCE), table, frozenset(CLASSES))
     lemmas = {k.lemma for k in kws}
     assert {"사람", "옷", "선물"} <= lemmas
@@ -58,8 +63,7 @@ def test_mecab_splits_inflected_tokens():
 
 
 def test_kiwi_roots_and_noun_suffixes_join(kiwi):
-    kws = extract(kiwi.analyze("깨끗한 방과 손님"), load_tagset("sejong"),
-                  frozenset({"noun", "adjective"}))
+    kws = extract(kiwi.analyze("깨끗한 방과 손님"), load_tagset("sejong"), frozenset({"noun", "adjective"}))
     assert [(k.lemma, k.cls) for k in kws][-1] == ("손님", "noun")
     digits = extract(kiwi.analyze("1,000명이 왔다"), load_tagset("sejong"), frozenset({"digits"}))
     assert [k.lemma for k in digits] == ["1000"]
@@ -72,6 +76,7 @@ def test_unknown_backend_names_the_choices():
 
 def test_missing_package_names_what_to_install(monkeypatch):
     import builtins
+
     real_import = builtins.__import__
 
     def fake_import(name, *args, **kwargs):

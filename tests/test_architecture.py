@@ -2,6 +2,7 @@
 imports itself back through others. Imports are read from the source (every ``import`` and
 ``from ... import``, also inside functions; those under ``if TYPE_CHECKING:`` are for type
 checkers only and left out)."""
+
 from __future__ import annotations
 
 import ast
@@ -11,22 +12,29 @@ import pytest
 
 import ktr
 
-PACKAGE = Path(ktr.__file__).resolve().parent      # the package imported: the source, or an installed wheel
+PACKAGE = Path(ktr.__file__).resolve().parent  # the package imported: the source, or an installed wheel
 
 #: each wing's rank: a module may import its own wing and wings of a lower rank, never a wing of
 #: the same rank (korean and english know nothing of each other) or a higher one; the shared
 #: modules at the top of the package (rank 0) form one floor
 RANKS = {
-    "errors": 0, "resources": 0, "cache": 0, "textio": 0, "progress": 0, "sample": 0,
-    "korean": 1, "english": 1,
-    "lexicon": 2, "config": 2,
+    "errors": 0,
+    "resources": 0,
+    "cache": 0,
+    "textio": 0,
+    "progress": 0,
+    "sample": 0,
+    "korean": 1,
+    "english": 1,
+    "lexicon": 2,
+    "config": 2,
     "matching": 3,
     "execution": 4,
     "scoring": 5,
     "experiments": 6,
     "reports": 7,
     "cli": 8,
-    "__main__": 9,      # python -m ktr: the command, on top of everything
+    "__main__": 9,  # python -m ktr: the command, on top of everything
 }
 
 
@@ -82,8 +90,9 @@ def test_every_wing_has_a_rank():
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _wing(m)))
 def test_wings_import_only_lower_wings(module):
     wing = _wing(module)
-    wrong = sorted(m for m in GRAPH[module] if _wing(m) and _wing(m) != wing
-                   and RANKS[_wing(m)] >= RANKS[wing] and RANKS[wing] > 0)   # rank 0: one floor
+    wrong = sorted(
+        m for m in GRAPH[module] if _wing(m) and _wing(m) != wing and RANKS[_wing(m)] >= RANKS[wing] and RANKS[wing] > 0
+    )  # rank 0: one floor
     assert not wrong, f"{module} (rank {RANKS[wing]}) imports {wrong}"
 
 
@@ -91,7 +100,7 @@ def test_no_import_cycles():
     """Depth-first search for a module reached again from itself (the package root, which only
     re-exports lazily, is left out)."""
     graph = {m: {d for d in deps if d in GRAPH and d != "ktr"} for m, deps in GRAPH.items() if m != "ktr"}
-    state: dict[str, int] = {}     # 1: on the current path, 2: done
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
     path: list[str] = []
 
     def visit(m: str) -> list[str] | None:
@@ -99,7 +108,7 @@ def test_no_import_cycles():
         path.append(m)
         for d in sorted(graph.get(m, ())):
             if state.get(d) == 1:
-                return path[path.index(d):] + [d]
+                return path[path.index(d) :] + [d]
             if d not in state and (cycle := visit(d)):
                 return cycle
         state[m] = 2
@@ -113,6 +122,9 @@ def test_no_import_cycles():
 
 
 def test_modules_are_small_enough_to_read_in_one_sitting():
-    long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py")
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    long = {
+        str(p.relative_to(PACKAGE.parent)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400
+    }
     assert not long, long

@@ -2,6 +2,7 @@
 case where it alone decides: a strong match over a near one, a near place over the leftmost,
 the equivalent listed first over the alphabetically first, and the greedy path's augmenting
 chains for groups over EXACT_LIMIT keywords."""
+
 import pytest
 
 from ktr.english.tokens import tokenize
@@ -25,7 +26,9 @@ def test_a_strong_match_wins_over_a_nearer_weak_one():
 def test_a_near_place_wins_over_the_leftmost():
     # the second of two keywords: of two "buy", the one at the end of the output is nearer
     assert chosen([Targets(("come",)), Targets(("buy",))], "buy it and come and buy") == {
-        0: ("come", 3, "exact"), 1: ("buy", 5, "exact")}
+        0: ("come", 3, "exact"),
+        1: ("buy", 5, "exact"),
+    }
 
 
 def test_equally_near_the_equivalent_listed_first_wins():
@@ -45,10 +48,18 @@ def test_without_positions_the_strength_then_the_rank_decides():
     assert {k: c.start for k, c in assign(cands, keywords=2).items()} == {0: 0, 1: 1}
 
 
-@pytest.mark.parametrize("weaker, stronger", [("transliteration", "synonym"), ("synonym", "idiom"),
-                                              ("idiom", "derivation"), ("construction", "derivation"),
-                                              ("derivation", "inflection"), ("inflection", "exact"),
-                                              ("inflection", "number")])
+@pytest.mark.parametrize(
+    "weaker, stronger",
+    [
+        ("transliteration", "synonym"),
+        ("synonym", "idiom"),
+        ("idiom", "derivation"),
+        ("construction", "derivation"),
+        ("derivation", "inflection"),
+        ("inflection", "exact"),
+        ("inflection", "number"),
+    ],
+)
 def test_the_strength_order_of_the_stages(weaker, stronger):
     cands = {0: [candidate(0, 0, weaker), candidate(0, 1, stronger, order=1)]}
     assert assign(cands)[0].how == stronger
@@ -77,14 +88,16 @@ def test_a_greedy_group_leaves_out_only_what_cannot_match():
     assert len(found) == n and sorted(c.start for c in found.values()) == list(range(n))
 
 
-
 def test_the_greedy_path_follows_an_augmenting_chain_two_keywords_deep():
     # o sits on token 0 and p on token 1; k can take only token 0 (or a last resort, token 50):
     # o moves to token 1, which moves p to token 2. Eleven more keywords, each with a token of its
     # own and token 50, make the group larger than EXACT_LIMIT
     o, p, k = 0, 1, 2
-    cands = {o: [candidate(o, 0), candidate(o, 1)], p: [candidate(p, 1), candidate(p, 2)],
-             k: [candidate(k, 0, order=1), candidate(k, 50, order=1)]}     # placed after o and p
+    cands = {
+        o: [candidate(o, 0), candidate(o, 1)],
+        p: [candidate(p, 1), candidate(p, 2)],
+        k: [candidate(k, 0, order=1), candidate(k, 50, order=1)],
+    }  # placed after o and p
     fillers = range(3, 3 + EXACT_LIMIT - 1)
     cands.update({f: [candidate(f, 10 + f), candidate(f, 50)] for f in fillers})
     found = assign(cands)

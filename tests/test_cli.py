@@ -1,4 +1,5 @@
 """The command line, run as a user runs it: a subprocess, real files, real analyzers."""
+
 import json
 import os
 import subprocess
@@ -18,8 +19,13 @@ GOLDEN_CONFIG = DATA / "golden.yaml"
 
 
 def ktr(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "ktr.cli", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    return subprocess.run(
+        [sys.executable, "-m", "ktr.cli", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
 
 
 def assert_clean_error(proc, *fragments):
@@ -43,8 +49,21 @@ def stable(doc):
 
 def golden_args():
     p = sample_paths()
-    return ["score", "-s", p["source"], "-t", p["fluent"], p["wordsalad"], "-r", p["reference"],
-            "-c", GOLDEN_CONFIG, "-f", "json", "--sentences"]
+    return [
+        "score",
+        "-s",
+        p["source"],
+        "-t",
+        p["fluent"],
+        p["wordsalad"],
+        "-r",
+        p["reference"],
+        "-c",
+        GOLDEN_CONFIG,
+        "-f",
+        "json",
+        "--sentences",
+    ]
 
 
 def test_golden_json():
@@ -57,16 +76,74 @@ def test_golden_json():
 
 
 #: the fields docs/json.md documents, and no others
-SYSTEM_FIELDS = {"name", "ktr", "ktr_macro", "ktr_micro", "ktr_weighted", "sentences", "sentences_scored",
-                 "sentences_without_keywords", "sentences_failed", "hypotheses_empty", "keywords",
-                 "keywords_counted", "transferred", "keywords_not_in_lexicon", "precision", "precision_micro", "f",
-                 "f_beta", "content_words", "traced", "added", "bleu", "chrf", "segments"}
-SEGMENT_FIELDS = {"index", "score", "weighted_score", "keywords_counted", "transferred", "keywords", "precision",
-                  "content_words", "traced", "added", "failed"}
-KEYWORD_FIELDS = {"lemma", "tag", "class", "start", "end", "equivalents", "synonyms", "in_lexicon", "entry", "lookup",
-                  "matched", "how", "token_span", "also_tried"}
-SIGNATURE_FIELDS = {"ktr", "analyzer", "analyzer_version", "tagset", "lexicons", "lexicon_hash", "classes", "matching",
-                    "aggregation", "no_keywords", "missing_in_lexicon"}
+SYSTEM_FIELDS = {
+    "name",
+    "ktr",
+    "ktr_macro",
+    "ktr_micro",
+    "ktr_weighted",
+    "sentences",
+    "sentences_scored",
+    "sentences_without_keywords",
+    "sentences_failed",
+    "hypotheses_empty",
+    "keywords",
+    "keywords_counted",
+    "transferred",
+    "keywords_not_in_lexicon",
+    "precision",
+    "precision_micro",
+    "f",
+    "f_beta",
+    "content_words",
+    "traced",
+    "added",
+    "bleu",
+    "chrf",
+    "segments",
+}
+SEGMENT_FIELDS = {
+    "index",
+    "score",
+    "weighted_score",
+    "keywords_counted",
+    "transferred",
+    "keywords",
+    "precision",
+    "content_words",
+    "traced",
+    "added",
+    "failed",
+}
+KEYWORD_FIELDS = {
+    "lemma",
+    "tag",
+    "class",
+    "start",
+    "end",
+    "equivalents",
+    "synonyms",
+    "in_lexicon",
+    "entry",
+    "lookup",
+    "matched",
+    "how",
+    "token_span",
+    "also_tried",
+}
+SIGNATURE_FIELDS = {
+    "ktr",
+    "analyzer",
+    "analyzer_version",
+    "tagset",
+    "lexicons",
+    "lexicon_hash",
+    "classes",
+    "matching",
+    "aggregation",
+    "no_keywords",
+    "missing_in_lexicon",
+}
 
 
 def test_json_has_the_documented_fields():
@@ -87,9 +164,11 @@ def test_json_has_the_documented_fields():
 def test_api_gives_the_cli_numbers():
     p = sample_paths()
     scorer = Scorer(Config.from_yaml(GOLDEN_CONFIG))
-    report = scorer.score(read_lines(p["source"]),
-                          {"travel.fluent": read_lines(p["fluent"]), "travel.wordsalad": read_lines(p["wordsalad"])},
-                          references=[read_lines(p["reference"])])
+    report = scorer.score(
+        read_lines(p["source"]),
+        {"travel.fluent": read_lines(p["fluent"]), "travel.wordsalad": read_lines(p["wordsalad"])},
+        references=[read_lines(p["reference"])],
+    )
     assert stable(report.to_dict(sentences=True)) == stable(json.loads(ktr(*golden_args()).stdout))
 
 
@@ -100,7 +179,7 @@ def test_sample_prints_the_table_the_readme_shows():
     proc = ktr("score", "--sample")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
-    assert out[:7] == shown[:7]            # the systems table and the note under it
+    assert out[:7] == shown[:7]  # the systems table and the note under it
     assert [line.split(":", 1)[0] for line in out[7:]] == [line.split(":", 1)[0] for line in shown[7:]]
 
 
@@ -134,7 +213,7 @@ def test_keywords_and_coverage_of_a_file_longer_than_a_stretch(tmp_path):
     assert f"{src}:530:" in proc.stderr and f"{src}:1:" not in proc.stderr
     doc = json.loads(ktr("lexicon", "coverage", "-s", src, "-f", "json").stdout)
     assert doc["keyword_tokens"] == sum(map(len, expected))
-    src.write_bytes(src.read_bytes().replace("\x01".encode(), b"\xff"))
+    src.write_bytes(src.read_bytes().replace(b"\x01", b"\xff"))
     for args in (("keywords",), ("lexicon", "coverage")):
         assert_clean_error(ktr(*args, "-s", src), f"{src}:530:")
 
@@ -152,7 +231,9 @@ def test_line_count_mismatch(files):
     src, hyp, tmp = files
     short = tmp / "short.en"
     short.write_text("one line\n", encoding="utf-8")
-    assert_clean_error(ktr("score", "-s", src, "-t", hyp, short), "src.ko has 2 lines", "short.en has 1", "nothing was scored")
+    assert_clean_error(
+        ktr("score", "-s", src, "-t", hyp, short), "src.ko has 2 lines", "short.en has 1", "nothing was scored"
+    )
     assert_clean_error(ktr("score", "-s", src, "-t", hyp, "-r", short), "short.en has 1")
 
 
@@ -173,8 +254,12 @@ def test_invalid_utf8(files):
 
 def test_source_from_standard_input_scores_as_the_file(files):
     src, hyp, _ = files
-    piped = subprocess.run([sys.executable, "-m", "ktr.cli", "score", "-s", "-", "-t", str(hyp), "-f", "json"],
-                           cwd=ROOT, input=src.read_bytes(), capture_output=True)
+    piped = subprocess.run(
+        [sys.executable, "-m", "ktr.cli", "score", "-s", "-", "-t", str(hyp), "-f", "json"],
+        cwd=ROOT,
+        input=src.read_bytes(),
+        capture_output=True,
+    )
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout.decode() == ktr("score", "-s", src, "-t", hyp, "-f", "json").stdout
 
@@ -217,6 +302,7 @@ def test_usage_error_exits_2():
 
 def test_api_checks_lengths():
     from ktr.errors import InputError
+
     scorer = Scorer(Config.from_yaml(GOLDEN_CONFIG))
     with pytest.raises(InputError, match="source has 2 lines, mt has 1"):
         scorer.score(["방", "열쇠"], {"mt": ["room"]})
@@ -252,22 +338,30 @@ def test_explain_shows_each_keyword(tmp_path):
 
 def test_hypotheses_from_standard_input_as_sacrebleu_reads_them(tmp_path):
     p = sample_paths()
-    run = lambda *args, stdin=None: subprocess.run(   # noqa: E731
-        [sys.executable, "-m", "ktr", *map(str, args)], cwd=ROOT, input=stdin, capture_output=True, text=True,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    run = lambda *args, stdin=None: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "ktr", *map(str, args)],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     fluent = Path(p["fluent"]).read_text(encoding="utf-8")
-    piped = run("score", "-s", p["source"], "-f", "json", stdin=fluent)        # cat out.en | ktr score -s src
+    piped = run("score", "-s", p["source"], "-f", "json", stdin=fluent)  # cat out.en | ktr score -s src
     named = json.loads(ktr("score", "-s", p["source"], "-t", p["fluent"], "-f", "json").stdout)
     got = json.loads(piped.stdout)
     assert piped.returncode == 0, piped.stderr
     assert got["systems"][0]["name"] == "stdin" and got["systems"][0]["ktr"] == named["systems"][0]["ktr"]
     dashed = json.loads(run("score", "-s", p["source"], "-t", "-", p["fluent"], "-f", "json", stdin=fluent).stdout)
     assert [s["name"] for s in dashed["systems"]] == ["stdin", "travel.fluent"]
-    assert_clean_error(run("score", "-s", "-", "-t", "-", stdin=fluent), "standard input (-) can stand for one file only")
+    assert_clean_error(
+        run("score", "-s", "-", "-t", "-", stdin=fluent), "standard input (-) can stand for one file only"
+    )
     version = run("--version")
-    assert version.returncode == 0 and version.stdout.startswith("ktr ")          # python -m ktr
+    assert version.returncode == 0 and version.stdout.startswith("ktr ")  # python -m ktr
 
 
 def test_the_package_says_it_is_typed():
     from importlib.resources import files
+
     assert files("ktr").joinpath("py.typed").is_file()

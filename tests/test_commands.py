@@ -6,6 +6,7 @@ A line fails without Java: Kiwi with a ``timeout`` runs in a child process, and 
 characters analysed in one piece (``max_chars``) takes it several seconds (0.7 s per 100,000 on
 the machine this was written on), so it gives no result within 1 s and is not scored.
 """
+
 import json
 import os
 
@@ -63,25 +64,36 @@ def one_line_error(err, *fragments):
 
 # ktr score ------------------------------------------------------------------------------------
 
+
 def test_score_exits_0_and_the_policies_reach_the_scores(capsys, case, tmp_path):
     src, hyp, cfg = case
     code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
     assert (code, err) == (0, "")
     assert json.loads(out)["systems"][0]["ktr"] == pytest.approx(MACRO)
-    policies = write(tmp_path / "p.yaml", cfg.read_text(encoding="utf-8") + "no_keywords: one\nmissing_in_lexicon: exclude\n")
+    policies = write(
+        tmp_path / "p.yaml", cfg.read_text(encoding="utf-8") + "no_keywords: one\nmissing_in_lexicon: exclude\n"
+    )
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", policies, "-f", "json")
     system = json.loads(out)["systems"][0]
-    assert code == 0 and system["ktr"] == pytest.approx((2 / 3 + 1 + 1 + 1) / 4)   # 철수 left out; 네. counts 1
+    assert code == 0 and system["ktr"] == pytest.approx((2 / 3 + 1 + 1 + 1) / 4)  # 철수 left out; 네. counts 1
     assert system["keywords_counted"] == 6
     assert json.loads(out)["signature"]["full"]["no_keywords"] == "one"
 
 
-@pytest.mark.parametrize("options, ktr_value", [
-    ("no_keywords: exclude", MACRO), ("no_keywords: zero", (2 / 3 + 1 + 1 / 2) / 4),
-    ("no_keywords: one", (2 / 3 + 1 + 1 / 2 + 1) / 4),
-    ("missing_in_lexicon: miss", MACRO), ("missing_in_lexicon: exclude", (2 / 3 + 1 + 1) / 3),
-    ("aggregation: macro", MACRO), ("aggregation: micro", 5 / 7), ("aggregation: weighted", MACRO),
-    ("classes: [noun, verb]", (2 / 3 + 1 + 1) / 3)])      # 철수, a proper noun, not a keyword
+@pytest.mark.parametrize(
+    "options, ktr_value",
+    [
+        ("no_keywords: exclude", MACRO),
+        ("no_keywords: zero", (2 / 3 + 1 + 1 / 2) / 4),
+        ("no_keywords: one", (2 / 3 + 1 + 1 / 2 + 1) / 4),
+        ("missing_in_lexicon: miss", MACRO),
+        ("missing_in_lexicon: exclude", (2 / 3 + 1 + 1) / 3),
+        ("aggregation: macro", MACRO),
+        ("aggregation: micro", 5 / 7),
+        ("aggregation: weighted", MACRO),
+        ("classes: [noun, verb]", (2 / 3 + 1 + 1) / 3),
+    ],
+)  # 철수, a proper noun, not a keyword
 def test_each_policy_value_through_the_command(capsys, case, tmp_path, options, ktr_value):
     src, hyp, cfg = case
     chosen = write(tmp_path / "chosen.yaml", cfg.read_text(encoding="utf-8") + options + "\n")
@@ -103,7 +115,7 @@ def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
     error_is(err, "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
     empty = write(tmp_path / "empty.en", "")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", empty)
-    assert code == 1                                 # an empty output is a short one, not a broken file
+    assert code == 1  # an empty output is a short one, not a broken file
     one_line_error(err, "src.ko has 4 lines", "empty.en has 0")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--jobs", "-2")
     assert code == 1
@@ -144,7 +156,7 @@ def test_score_formats_and_headline(capsys, case):
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain")
     assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
-    assert "segments" not in json.loads(out)["systems"][0]                      # only with --sentences
+    assert "segments" not in json.loads(out)["systems"][0]  # only with --sentences
 
 
 def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):
@@ -160,23 +172,55 @@ def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):
 
 def test_score_confidence_fields(capsys, case):
     src, hyp, cfg = case
-    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--confidence",
-                       "--bootstrap-resamples", "50", "--seed", "3")
+    code, out, _ = ktr(
+        capsys,
+        "score",
+        "-s",
+        src,
+        "-t",
+        hyp,
+        "-c",
+        cfg,
+        "-f",
+        "json",
+        "--confidence",
+        "--bootstrap-resamples",
+        "50",
+        "--seed",
+        "3",
+    )
     system = json.loads(out)["systems"][0]
     assert code == 0 and json.loads(out)["signature"]["short"].endswith("|bs:50|seed:3")
     for metric in ("ktr", "precision", "f"):
         low, high = system[f"{metric}_ci"]
         assert low <= system[metric] <= high and system[f"{metric}_p"] is None
     # against a reference (itself) BLEU gets an interval too; --paired-bs adds p for the second system
-    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, hyp, "-r", hyp, "-c", cfg, "-f", "json", "--paired-bs",
-                       "--bootstrap-resamples", "50")
+    code, out, _ = ktr(
+        capsys,
+        "score",
+        "-s",
+        src,
+        "-t",
+        hyp,
+        hyp,
+        "-r",
+        hyp,
+        "-c",
+        cfg,
+        "-f",
+        "json",
+        "--paired-bs",
+        "--bootstrap-resamples",
+        "50",
+    )
     baseline, second = json.loads(out)["systems"]
     low, high = baseline["bleu_ci"]
     assert code == 0 and low <= baseline["bleu"] == 100.0 <= high and baseline["ktr_p"] is None
-    assert second["ktr_p"] == 1.0 and second["bleu_p"] == 1.0          # the same output: no difference
+    assert second["ktr_p"] == 1.0 and second["bleu_p"] == 1.0  # the same output: no difference
 
 
 # ktr keywords ---------------------------------------------------------------------------------
+
 
 def test_keywords_exit_codes(capsys, case, failing, tmp_path):
     src, _, _ = case
@@ -190,15 +234,18 @@ def test_keywords_exit_codes(capsys, case, failing, tmp_path):
     assert code == 2 and "the following arguments are required: -s/--src" in err
     long_src, _, slow = failing
     code, out, err = ktr(capsys, "keywords", "-s", long_src, "-c", slow)
-    assert code == 3 and out == "방/NNG 열쇠/NNG\n\n방/NNG 열쇠/NNG\n"        # one line per input line
+    assert code == 3 and out == "방/NNG 열쇠/NNG\n\n방/NNG 열쇠/NNG\n"  # one line per input line
     assert f"{long_src}:2: not scored" in err
 
 
 # ktr run --------------------------------------------------------------------------------------
 
+
 def experiment(tmp_path, src, hyp, pipeline, name="exp"):
-    return write(tmp_path / f"{name}.yaml", f"data: {{source: {src}, systems: {{mt: {hyp}}}}}\n"
-                                            f"pipeline: {pipeline}\ncompare: {{resamples: 0}}\n")
+    return write(
+        tmp_path / f"{name}.yaml",
+        f"data: {{source: {src}, systems: {{mt: {hyp}}}}}\npipeline: {pipeline}\ncompare: {{resamples: 0}}\n",
+    )
 
 
 def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monkeypatch):
@@ -207,8 +254,8 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
     config = experiment(tmp_path, src, hyp, f"{{lexicons: [{lexicon}], matching: [exact, inflection]}}")
     monkeypatch.chdir(tmp_path)
     code, out, err = ktr(capsys, "run", config, "-q")
-    assert err == ""                                # -q: no progress
-    folder = tmp_path / "runs" / "exp"              # no output.dir: runs/NAME in the current folder
+    assert err == ""  # -q: no progress
+    folder = tmp_path / "runs" / "exp"  # no output.dir: runs/NAME in the current folder
     assert code == 0 and "\nwritten to runs/exp/: results.json, segments.tsv, report.md, report.html (" in out
     assert sorted(p.name for p in folder.iterdir()) == ["report.html", "report.md", "results.json", "segments.tsv"]
     code, out, err = ktr(capsys, "run", config, "-q")
@@ -222,14 +269,16 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
     assert code == 1
     one_line_error(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
     long_src, long_hyp, _ = failing
-    slow = experiment(tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, "
-                                                    "matching: [exact]}", name="slow")
+    slow = experiment(
+        tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, matching: [exact]}", name="slow"
+    )
     code, out, err = ktr(capsys, "run", slow, "-q", "-o", tmp_path / "slow-out")
     assert code == 3 and "NOT SCORED: 1 sentence(s) on which the analyzer failed:\n  line 2: kiwi gave no result" in out
     assert sorted(p.name for p in (tmp_path / "slow-out").iterdir()) == sorted(p.name for p in folder.iterdir())
 
 
 # ktr lexicon ----------------------------------------------------------------------------------
+
 
 def test_lexicon_exit_codes(capsys, case, tmp_path):
     _, _, cfg = case
@@ -246,7 +295,7 @@ def test_lexicon_exit_codes(capsys, case, tmp_path):
 
 def test_lexicon_coverage_top(capsys, tmp_path):
     lexicon = write(tmp_path / "one.tsv", "# ktr-lexicon/1\n물\tnoun\twater\n")
-    src = write(tmp_path / "s.ko", "책과 책과 책과 펜과 물.\n책과 펜.\n")     # 책 ×4, 펜 ×2, 물 ×1 (covered)
+    src = write(tmp_path / "s.ko", "책과 책과 책과 펜과 물.\n책과 펜.\n")  # 책 ×4, 펜 ×2, 물 ×1 (covered)
     code, out, _ = ktr(capsys, "lexicon", "coverage", "-s", src, "-l", lexicon, "-f", "json", "--top", "1")
     doc = json.loads(out)
     assert code == 0 and doc["top_missing"] == [{"lemma": "책", "class": "noun", "count": 4}]
@@ -256,6 +305,7 @@ def test_lexicon_coverage_top(capsys, tmp_path):
 
 
 # ktr meta-eval --------------------------------------------------------------------------------
+
 
 def test_meta_eval_exit_codes(capsys, tmp_path):
     src = write(tmp_path / "s.ko", "방 열쇠가 여기 있습니다.\n물을 마셨다.\n")
@@ -271,6 +321,7 @@ def test_meta_eval_exit_codes(capsys, tmp_path):
 
 
 # what every command shares ------------------------------------------------------------------
+
 
 def test_the_first_20_input_warnings_are_printed_and_the_rest_counted(capsys, tmp_path):
     src = write(tmp_path / "s.ko", "방\x01 열쇠\n" * 22)
@@ -296,13 +347,13 @@ def test_sample_takes_another_reference(capsys, tmp_path):
 
     code, out, _ = ktr(capsys, "score", "--sample", "-f", "json")
     doc = json.loads(out)
-    assert code == 0 and doc["sacrebleu"] is not None            # the sample's own reference
+    assert code == 0 and doc["sacrebleu"] is not None  # the sample's own reference
     assert [s["bleu"] for s in doc["systems"]] == [pytest.approx(b, abs=0.005) for b in (32.74, 10.41, 2.33)]  # README
 
     code, out, _ = ktr(capsys, "score", "--sample", "-f", "json", "-r", paths()["literal"])
     systems = json.loads(out)["systems"]
     assert code == 0 and [s["name"] for s in systems] == ["travel.fluent", "travel.literal", "travel.wordsalad"]
-    assert systems[1]["bleu"] == 100.0                  # the literal output is its own reference
+    assert systems[1]["bleu"] == 100.0  # the literal output is its own reference
     code, _, err = ktr(capsys, "score", "--sample", "--confidence", "-f", "tsv")
     assert code == 1
     one_line_error(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")
@@ -315,7 +366,7 @@ def stdin_of(monkeypatch, data: bytes = b"", tty: bool = False):
 
     if tty:
         master, slave = os.openpty()
-        stream = open(slave, "r", encoding="utf-8")      # noqa: SIM115 (closed with the test)
+        stream = open(slave, encoding="utf-8")  # noqa: SIM115 (closed with the test)
         monkeypatch.setattr(sys, "stdin", stream)
         return stream, master
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
@@ -325,7 +376,7 @@ def stdin_of(monkeypatch, data: bytes = b"", tty: bool = False):
 def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
     src, hyp, cfg = case
     stdin_of(monkeypatch, hyp.read_bytes())
-    code, out, _ = ktr(capsys, "score", "-s", src, "-c", cfg, "-f", "json")      # no -t: standard input
+    code, out, _ = ktr(capsys, "score", "-s", src, "-c", cfg, "-f", "json")  # no -t: standard input
     system = json.loads(out)["systems"][0]
     assert code == 0 and (system["name"], system["ktr"]) == ("stdin", pytest.approx(MACRO))
     stream, master = stdin_of(monkeypatch, tty=True)
@@ -334,8 +385,9 @@ def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
     finally:
         stream.close(), os.close(master)
     assert (code, out) == (1, "")
-    error_is(err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input "
-                  "(cat out.en | ktr score -s src.ko)")
+    error_is(
+        err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input (cat out.en | ktr score -s src.ko)"
+    )
     code, _, err = ktr(capsys, "score", "-s", "-", "-t", "-", "-c", cfg)
     assert code == 1
     error_is(err, "standard input (-) can stand for one file only")
@@ -364,13 +416,18 @@ def test_other_warnings_go_on_to_python_s_own_display(capsys):
     from ktr.cli.main import _InputWarnings
     from ktr.errors import InputWarning
 
-    with warnings.catch_warnings(record=True) as shown:        # Python's display, recorded
+    with warnings.catch_warnings(record=True) as shown:  # Python's display, recorded
         printer = _InputWarnings()
         printer.show("not about the input", UserWarning, "somewhere.py", 7, None, "the line")
         printer.show("src.ko:3: cleaned", InputWarning, "textio.py", 1)
     (other,) = shown
     assert (str(other.message), other.category, other.filename, other.lineno, other.line) == (
-        "not about the input", UserWarning, "somewhere.py", 7, "the line")
+        "not about the input",
+        UserWarning,
+        "somewhere.py",
+        7,
+        "the line",
+    )
     assert capsys.readouterr().err == "ktr: warning: src.ko:3: cleaned\n" and printer.count == 1
 
 
@@ -382,6 +439,7 @@ def test_interrupted_and_closed_pipe(capsys):
     def raising(exc):
         def func(args):
             raise exc
+
         return argparse.Namespace(func=func)
 
     assert _run(raising(KeyboardInterrupt())) == 130
@@ -391,6 +449,7 @@ def test_interrupted_and_closed_pipe(capsys):
 
 # the slowest last: the analyzer's child process, its time limit and restart -----------------
 
+
 def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     src, hyp, cfg = failing
     code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
@@ -398,4 +457,4 @@ def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
     assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
     row = out.splitlines()[2].split()
-    assert row[:2] == ["long", "1.0000"]                  # the other two lines, both transferred
+    assert row[:2] == ["long", "1.0000"]  # the other two lines, both transferred

@@ -5,6 +5,7 @@ tables (synonyms, inflections) are built when a Scorer is made, before any threa
 the threads never load WordNet (whose lazy loader is not thread-safe). A ``--jobs N`` option is
 left to the speed work; these are the guarantees it builds on.
 """
+
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -50,12 +51,11 @@ def test_threads_with_their_own_scorers_give_the_serial_result(corpus, kiwi):
 
 
 def test_wordnet_tables_are_built_before_any_thread_scores(corpus, kiwi, monkeypatch):
-    from ktr.english import inflection
-    from ktr.english import wordnet
+    from ktr.english import inflection, wordnet
     from ktr.lexicon import expand
 
     scorer = Scorer(Config(), analyzer=kiwi)
-    assert scorer._synonyms and scorer._inflections         # built by the constructor
+    assert scorer._synonyms and scorer._inflections  # built by the constructor
     serial = run(scorer, corpus)
 
     def no_wordnet(*args, **kwargs):

@@ -1,13 +1,14 @@
 """Grammatical constructions (lexicons/constructions.tsv): each family on sentences written for
 these tests, with the real Kiwi and mecab-ko; the file format's errors."""
+
 from __future__ import annotations
 
 import pytest
+from conftest import analyzer, requires_java
 
 from ktr import Config, Scorer
 from ktr.errors import LexiconError
 from ktr.lexicon.constructions import MARKS, ConstructionTable
-from conftest import analyzer, requires_java
 
 ANALYZERS = ["kiwi", "mecab"]
 STAGES = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number", "transliteration")
@@ -25,8 +26,10 @@ def without(request):
 
 
 def results(scorer, source, output):
-    return [(k.keyword.lemma, k.keyword.cls, k.matched, k.how)
-            for k in scorer.score([source], [output]).systems[0].sentences[0].keywords]
+    return [
+        (k.keyword.lemma, k.keyword.cls, k.matched, k.how)
+        for k in scorer.score([source], [output]).systems[0].sentences[0].keywords
+    ]
 
 
 # (family, source, output, the construction's keyword, what it matched)
@@ -34,7 +37,13 @@ FAMILIES = [
     ("can", "나는 밥을 먹을 수 있다.", "I can eat rice.", "-ㄹ 수 있다", "can"),
     ("can, with 도", "그는 내일 떠날 수도 있다.", "He may leave tomorrow.", "-ㄹ 수 있다", "may"),
     ("cannot", "그는 학교에 갈 수 없었다.", "He couldn't go to school.", "-ㄹ 수 없다", "t"),
-    ("cannot, in words", "우리는 그 문제를 풀 수 없다.", "We are unable to solve the problem.", "-ㄹ 수 없다", "unable"),
+    (
+        "cannot, in words",
+        "우리는 그 문제를 풀 수 없다.",
+        "We are unable to solve the problem.",
+        "-ㄹ 수 없다",
+        "unable",
+    ),
     ("future", "내일은 비가 올 것이다.", "It will rain tomorrow.", "-ㄹ 것이다", "will"),
     ("expected", "물가가 오를 것으로 예상된다.", "It is expected that prices will rise.", "-ㄹ 것으로", "will"),
     ("seem", "그들은 곧 떠날 것 같다.", "It seems they will leave soon.", "-ㄹ 것 같다", "seem"),
@@ -48,11 +57,22 @@ FAMILIES = [
     ("because", "비가 왔기 때문에 집에 있었다.", "I stayed home because it rained.", "-기 때문에", "because"),
     ("because of", "비 때문에 집에 있었다.", "I stayed home due to the rain.", "때문에", "due to"),
     ("by", "그는 경찰에 의해 체포되었다.", "He was arrested by the police.", "-에 의해", "by"),
-    ("according to", "보도에 따르면 사고가 났다.", "According to reports, there was an accident.", "-에 따라",
-     "according to"),
+    (
+        "according to",
+        "보도에 따르면 사고가 났다.",
+        "According to reports, there was an accident.",
+        "-에 따라",
+        "according to",
+    ),
     ("through", "인터넷을 통해 알렸다.", "They announced it through the Internet.", "-을 통해", "through"),
     ("such as", "사과와 같은 과일을 좋아한다.", "I like fruits such as apples.", "-와 같은", "such as"),
-    ("in the middle of", "그는 지금 회의 중이다.", "He is in the middle of a meeting now.", "-중이다", "in the middle of"),
+    (
+        "in the middle of",
+        "그는 지금 회의 중이다.",
+        "He is in the middle of a meeting now.",
+        "-중이다",
+        "in the middle of",
+    ),
     ("more", "더 먹어라.", "Eat more.", "더", "more"),
     # a comparative or superlative inflection carries 더 / 가장 with the word it inflects
     ("comparative", "이 문제가 더 크다.", "This problem is bigger.", "더", "-er"),
@@ -69,17 +89,40 @@ FAMILIES = [
 def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family, source, output, unit, matched):
     found = results(scorer, source, output)
     assert (unit, "construction", matched, "construction") in found, found
-    covered = {"-ㄹ 수 있다": {"수", "있다"}, "-ㄹ 수 없다": {"수", "없다"}, "-ㄹ 것이다": {"것"}, "-ㄹ 것으로": {"것"},
-               "-ㄹ 것 같다": {"것", "같다"}, "-게 되다": {"되다"}, "그들": {"그"}, "-에 대해": {"대하다"},
-               "-에 관해": {"관하다"}, "-기 위해": {"위하다"}, "-을 위해": {"위하다"}, "-기 때문에": {"때문"},
-               "때문에": {"때문"}, "-에 의해": {"의하다"}, "-에 따라": {"따르다"}, "-을 통해": {"통하다"},
-               "-와 같은": {"같다"}, "-중이다": {"중"}, "더": set(), "가장": set(), "-을 받다": {"받다"}}[unit]
-    assert not covered & {lemma for lemma, *_ in found}      # the words it covers are no keywords of their own
+    covered = {
+        "-ㄹ 수 있다": {"수", "있다"},
+        "-ㄹ 수 없다": {"수", "없다"},
+        "-ㄹ 것이다": {"것"},
+        "-ㄹ 것으로": {"것"},
+        "-ㄹ 것 같다": {"것", "같다"},
+        "-게 되다": {"되다"},
+        "그들": {"그"},
+        "-에 대해": {"대하다"},
+        "-에 관해": {"관하다"},
+        "-기 위해": {"위하다"},
+        "-을 위해": {"위하다"},
+        "-기 때문에": {"때문"},
+        "때문에": {"때문"},
+        "-에 의해": {"의하다"},
+        "-에 따라": {"따르다"},
+        "-을 통해": {"통하다"},
+        "-와 같은": {"같다"},
+        "-중이다": {"중"},
+        "더": set(),
+        "가장": set(),
+        "-을 받다": {"받다"},
+    }[unit]
+    assert not covered & {lemma for lemma, *_ in found}  # the words it covers are no keywords of their own
 
 
 def test_an_inflected_mark_shares_the_token_of_the_word_it_inflects(scorer):
     found = results(scorer, "이 문제가 더 크다.", "This problem is bigger.")
-    assert ("더", "construction", "-er", "construction") in found and ("크다", "adjective", "big", "inflection") in found
+    assert ("더", "construction", "-er", "construction") in found and (
+        "크다",
+        "adjective",
+        "big",
+        "inflection",
+    ) in found
     assert scorer.score(["이 문제가 더 크다."], ["This problem is bigger."]).systems[0].ktr == 1.0
     # no comparative: 더 is missed
     assert ("더", "construction", None, None) in results(scorer, "이 문제가 더 크다.", "This problem is big.")
@@ -98,18 +141,25 @@ def test_a_unit_is_missed_when_the_output_does_not_realize_it(scorer):
 def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
     source, output = "그는 책을 읽는 것을 좋아한다.", "He likes reading books."
     assert "것" not in {lemma for lemma, *_ in results(scorer, source, output)}
-    assert ("것", "bound_noun", None, None) in results(without, source, output)   # counted and missed before
+    assert ("것", "bound_noun", None, None) in results(without, source, output)  # counted and missed before
     assert scorer.score([source], [output]).systems[0].ktr == 1.0
 
 
-@pytest.mark.parametrize("source, grammar, kept", [
-    ("그가 떠났다는 것을 알았다.", "것", {"그", "떠나다", "알다"}),        # a quoting nominalizer
-    ("그는 서울을 방문한 바 있다.", "바", {"그", "서울", "방문하다", "있다"}),  # the experience is 있다's
-    ("정부는 세금을 낮출 것을 약속했다.", "것", {"정부", "세금", "낮추다", "약속하다"}),  # -ㄹ 것을: what is promised
-    ("수십 명이 다쳤다.", "명", {"수십", "다치다"}),           # a counter after a number
-    ("여러 가지 문제가 있다.", "가지", {"여러", "문제", "있다"}),  # a counter after a determiner
-    ("영화 몇 편을 봤다.", "편", {"영화", "몇", "보다"}),
-])
+@pytest.mark.parametrize(
+    "source, grammar, kept",
+    [
+        ("그가 떠났다는 것을 알았다.", "것", {"그", "떠나다", "알다"}),  # a quoting nominalizer
+        ("그는 서울을 방문한 바 있다.", "바", {"그", "서울", "방문하다", "있다"}),  # the experience is 있다's
+        (
+            "정부는 세금을 낮출 것을 약속했다.",
+            "것",
+            {"정부", "세금", "낮추다", "약속하다"},
+        ),  # -ㄹ 것을: what is promised
+        ("수십 명이 다쳤다.", "명", {"수십", "다치다"}),  # a counter after a number
+        ("여러 가지 문제가 있다.", "가지", {"여러", "문제", "있다"}),  # a counter after a determiner
+        ("영화 몇 편을 봤다.", "편", {"영화", "몇", "보다"}),
+    ],
+)
 def test_other_grammar_constructions_drop_their_word(scorer, without, source, grammar, kept):
     assert {k.lemma for k in scorer.keywords([source])[0]} == kept
     assert grammar in {k.lemma for k in without.keywords([source])[0]}
@@ -129,7 +179,7 @@ def test_the_shipped_table_parses_whole_and_is_nfc():
     assert unicodedata.normalize("NFC", text) == text
     rows = [line for line in text.splitlines() if line and not line.startswith("#")]
     by_tagset = {t: len(ConstructionTable.from_files(["constructions"], t)) for t in ("sejong", "kkma", "kaist")}
-    assert sum(by_tagset.values()) == len(rows) and len(set(by_tagset.values())) == 1   # the same rows for each
+    assert sum(by_tagset.values()) == len(rows) and len(set(by_tagset.values())) == 1  # the same rows for each
 
 
 def test_a_tag_set_without_rows_has_no_constructions():
@@ -139,19 +189,24 @@ def test_a_tag_set_without_rows_has_no_constructions():
 
 def test_marks_expand_to_the_words_that_carry_them(tmp_path):
     path = tmp_path / "c.tsv"
-    path.write_text("# ktr-constructions/1\nx\tsejong\tunit\t*/ETM [ 수/NNB 없/VA ]\t@negation;unable\n", encoding="utf-8")
+    path.write_text(
+        "# ktr-constructions/1\nx\tsejong\tunit\t*/ETM [ 수/NNB 없/VA ]\t@negation;unable\n", encoding="utf-8"
+    )
     (c,) = ConstructionTable.from_files([str(path)], "sejong").constructions
     assert c.english == (*MARKS["@negation"], "unable")
 
 
-@pytest.mark.parametrize("row, message", [
-    ("x\tsejong\tmaybe\t*/ETM [ 수/NNB ]\tcan", ":2: action 'maybe' is not one of unit, grammar"),
-    ("x\tsejong\tunit\t*/ETM 수/NNB\tcan", ":2: the pattern must mark its construction with one \\[ and one \\]"),
-    ("x\tsejong\tunit\t*/ETM [ ]\tcan", ":2: nothing between \\[ and \\]"),
-    ("x\tsejong\tunit\t*/ETM [ 수 ]\tcan", ":2: pattern item '수' must be FORMS/TAGS"),
-    ("x\tsejong\tunit\t*/ETM [ 수/NNB ]\t@plural", ":2: unknown mark '@plural'"),
-    ("x\tsejong\tunit\t*/ETM [ 수/NNB ]\t", ":2: a unit needs its English realizations"),
-])
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ("x\tsejong\tmaybe\t*/ETM [ 수/NNB ]\tcan", ":2: action 'maybe' is not one of unit, grammar"),
+        ("x\tsejong\tunit\t*/ETM 수/NNB\tcan", ":2: the pattern must mark its construction with one \\[ and one \\]"),
+        ("x\tsejong\tunit\t*/ETM [ ]\tcan", ":2: nothing between \\[ and \\]"),
+        ("x\tsejong\tunit\t*/ETM [ 수 ]\tcan", ":2: pattern item '수' must be FORMS/TAGS"),
+        ("x\tsejong\tunit\t*/ETM [ 수/NNB ]\t@plural", ":2: unknown mark '@plural'"),
+        ("x\tsejong\tunit\t*/ETM [ 수/NNB ]\t", ":2: a unit needs its English realizations"),
+    ],
+)
 def test_a_bad_construction_file_names_file_and_line(tmp_path, row, message):
     path = tmp_path / "c.tsv"
     path.write_text(f"# ktr-constructions/1\n{row}\n", encoding="utf-8")
@@ -164,8 +219,10 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
     path.write_text("x\tsejong\tunit\t*/ETM [ 수/NNB ]\tcan\n", encoding="utf-8")
     with pytest.raises(LexiconError, match=":1: a construction file starts with"):
         ConstructionTable.from_files([str(path)], "sejong")
-    path.write_text("# ktr-constructions/1\nx\tsejong\tunit\t*/ETM [ 수/NNB ]\tcan\nx\tsejong\tgrammar\t*/ETM [ 것/NNB ]\t\n",
-                    encoding="utf-8")
+    path.write_text(
+        "# ktr-constructions/1\nx\tsejong\tunit\t*/ETM [ 수/NNB ]\tcan\nx\tsejong\tgrammar\t*/ETM [ 것/NNB ]\t\n",
+        encoding="utf-8",
+    )
     with pytest.raises(LexiconError, match=":3: construction 'x' already defined at .*:2"):
         ConstructionTable.from_files([str(path)], "sejong")
 
@@ -175,8 +232,9 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more = scorer.keywords(["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다.",
-                                                       "수십 명이 다쳤다.", "이 문제가 더 크다."])
+    can, nominalized, counted, more = scorer.keywords(
+        ["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다.", "수십 명이 다쳤다.", "이 문제가 더 크다."]
+    )
     assert ("더", "construction") in [(k.lemma, k.cls) for k in more]
     assert "-ㄹ 수 있다" in [k.lemma for k in can] and not {"수", "있다"} & {k.lemma for k in can}
     assert "것" not in [k.lemma for k in nominalized]

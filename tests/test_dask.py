@@ -1,20 +1,20 @@
 """The Dask engine gives what the local engine gives: the same JSON (but for its engine field),
 the same keywords, the same errors. Every test runs on a real LocalCluster of 2 worker
 processes, started once for the module (tests of a cluster started by ktr itself aside)."""
+
 from __future__ import annotations
 
 import json
 import logging
 
 import pytest
+from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import InputError, KtrError
 from ktr.execution import cluster
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import index_file
-
-from test_cli import assert_clean_error, ktr
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
@@ -36,8 +36,11 @@ LINES = [
 def written(tmp_path, copies: int = 40):
     """The lines above, ``copies`` times, each copy numbered: a source, a system, a reference."""
     n = len(LINES)
-    rows = [(ko + (f" {i // n}" if ko else ""), en + (f" {i // n}" if en else "")) for i in range(copies * n)
-            for ko, en in [LINES[i % n]]]
+    rows = [
+        (ko + (f" {i // n}" if ko else ""), en + (f" {i // n}" if en else ""))
+        for i in range(copies * n)
+        for ko, en in [LINES[i % n]]
+    ]
     src, hyp, ref = tmp_path / "src.ko", tmp_path / "mt.en", tmp_path / "ref.en"
     src.write_text("".join(ko + "\n" for ko, _ in rows), encoding="utf-8")
     hyp.write_text("".join(en + "\n" for _, en in rows), encoding="utf-8")
@@ -47,8 +50,9 @@ def written(tmp_path, copies: int = 40):
 
 @pytest.fixture(scope="module")
 def scheduler():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=logging.ERROR) as found:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    ) as found:
         yield found.scheduler_address
 
 
@@ -69,8 +73,20 @@ def assert_same_run(local, dask, scheduler):
 @pytest.mark.shared_data
 @pytest.mark.parametrize("analyzer", ["kiwi", "mecab"])
 def test_news_dev_scores_as_on_one_machine(shared_data, scheduler, analyzer):
-    args = ["score", "-s", shared_data / "news-dev.ko", "-t", shared_data / "news-dev.en",
-            "-r", shared_data / "news-dev.en", "-a", analyzer, "-f", "json", "--sentences"]
+    args = [
+        "score",
+        "-s",
+        shared_data / "news-dev.ko",
+        "-t",
+        shared_data / "news-dev.en",
+        "-r",
+        shared_data / "news-dev.en",
+        "-a",
+        analyzer,
+        "-f",
+        "json",
+        "--sentences",
+    ]
     local = ktr(*args)
     dask = ktr(*args, "--engine", "dask", "--scheduler", scheduler)
     assert_same_run(local, dask, scheduler)
@@ -81,8 +97,9 @@ def test_news_dev_scores_as_on_one_machine(shared_data, scheduler, analyzer):
 @pytest.mark.shared_data
 def test_news_dev_keywords_as_on_one_machine(shared_data, scheduler):
     local = ktr("keywords", "-s", shared_data / "news-dev.ko", "-a", "mecab")
-    dask = ktr("keywords", "-s", shared_data / "news-dev.ko", "-a", "mecab", "--engine", "dask",
-               "--scheduler", scheduler)
+    dask = ktr(
+        "keywords", "-s", shared_data / "news-dev.ko", "-a", "mecab", "--engine", "dask", "--scheduler", scheduler
+    )
     assert (local.returncode, dask.returncode) == (0, 0), dask.stderr
     assert dask.stdout == local.stdout and len(local.stdout.splitlines()) == 1000
 
@@ -94,7 +111,7 @@ def test_written_lines_score_as_on_one_machine_on_a_cluster_ktr_starts(tmp_path)
     dask = ktr(*args, "--engine", "dask", "--workers", "2")
     assert_same_run(local, dask, None)
     assert "a local cluster of 2 worker processes" in dask.stderr
-    assert "20 more warnings not shown" in local.stderr     # 40 lines with a control character
+    assert "20 more warnings not shown" in local.stderr  # 40 lines with a control character
 
 
 def test_keywords_and_standard_input_as_on_one_machine(tmp_path, scheduler):
@@ -108,8 +125,10 @@ def test_keywords_and_standard_input_as_on_one_machine(tmp_path, scheduler):
     import sys
 
     cmd = [sys.executable, "-m", "ktr.cli", "score", "-s", str(src), "-r", str(ref), "-f", "json"]
-    runs = [subprocess.run(cmd + extra, input=hyp.read_text(encoding="utf-8"), capture_output=True, text=True)
-            for extra in ([], ["--engine", "dask", "--scheduler", scheduler])]
+    runs = [
+        subprocess.run(cmd + extra, input=hyp.read_text(encoding="utf-8"), capture_output=True, text=True)
+        for extra in ([], ["--engine", "dask", "--scheduler", scheduler])
+    ]
     assert_same_run(*runs, scheduler)
 
 
@@ -118,11 +137,12 @@ def test_python_api_on_a_cluster_gives_the_local_report(scheduler):
     systems = {"a": [en for _, en in LINES] * 5, "b": [en.lower() for _, en in LINES] * 5}
     references = [[en.upper() for _, en in LINES] * 5]
     local = Scorer(Config()).score(sources, systems, references, statistics=True)
-    dask = Scorer(Config(), engine=Engine("dask", scheduler=scheduler)).score(sources, systems, references,
-                                                                               statistics=True)
+    dask = Scorer(Config(), engine=Engine("dask", scheduler=scheduler)).score(
+        sources, systems, references, statistics=True
+    )
     assert json.dumps(dask.to_dict(sentences=True)) == json.dumps(local.to_dict(sentences=True))
     for name in systems:
-        for metric in ("bleu", "chrf"):     # each sentence's statistics, for a bootstrap
+        for metric in ("bleu", "chrf"):  # each sentence's statistics, for a bootstrap
             assert dask.references.statistics(name, metric) == local.references.statistics(name, metric)
 
 
@@ -132,9 +152,11 @@ def test_bad_input_is_refused_before_the_cluster_starts(tmp_path, scheduler):
     bad.write_bytes(hyp.read_bytes().replace(b"Seoul", b"Se\xffoul", 1))
     short = tmp_path / "short.en"
     short.write_text("one line\n", encoding="utf-8")
-    for target, fragment in ((bad, f"{bad}:5: invalid UTF-8 at byte 33 of the line (byte 0xff)"),
-                             (short, f"line counts differ: {src} has 16 lines, {short} has 1"),
-                             (tmp_path / "none.en", f"{tmp_path / 'none.en'}: no such file")):
+    for target, fragment in (
+        (bad, f"{bad}:5: invalid UTF-8 at byte 33 of the line (byte 0xff)"),
+        (short, f"line counts differ: {src} has 16 lines, {short} has 1"),
+        (tmp_path / "none.en", f"{tmp_path / 'none.en'}: no such file"),
+    ):
         local = ktr("score", "-s", src, "-t", target)
         dask = ktr("score", "-s", src, "-t", target, "--engine", "dask", "--scheduler", scheduler)
         assert_clean_error(local, fragment)
@@ -148,9 +170,9 @@ def test_a_line_bad_on_a_worker_is_reported_with_its_file_and_line(tmp_path, sch
     checked = index_file(str(hyp), allow_empty=True)
     data = hyp.read_bytes()
     at = len(data) - 30
-    hyp.write_bytes(data[:at] + b"\xff" + data[at + 1:])     # the same length, a bad byte near the end
+    hyp.write_bytes(data[:at] + b"\xff" + data[at + 1 :])  # the same length, a bad byte near the end
     line, byte = data[:at].count(b"\n") + 1, at - (data.rindex(b"\n", 0, at) + 1)
-    assert line > 100       # not in the first task
+    assert line > 100  # not in the first task
     scorer = Scorer(Config(), engine=Engine("dask", scheduler=scheduler))
     with pytest.raises(InputError, match=rf"^{hyp}:{line}: invalid UTF-8 at byte {byte} of the line \(byte 0xff\)$"):
         scorer.score_files(index_file(str(src)), {"mt": checked})
@@ -158,14 +180,19 @@ def test_a_line_bad_on_a_worker_is_reported_with_its_file_and_line(tmp_path, sch
 
 def test_engine_options_are_checked(tmp_path):
     src, hyp, _ = written(tmp_path, copies=1)
-    assert_clean_error(ktr("score", "-s", src, "-t", hyp, "--scheduler", "tcp://127.0.0.1:8786"),
-                       "options of the dask engine")
-    assert_clean_error(ktr("score", "-s", src, "-t", hyp, "--engine", "dask", "--jobs", "2"),
-                       "a cluster's are its workers")
-    assert_clean_error(ktr("score", "-s", src, "-t", hyp, "--engine", "dask", "--workers", "0"),
-                       "workers must be a whole number of at least 1")
-    assert_clean_error(ktr("score", "-s", src, "-t", hyp, "--engine", "dask", "--resume"),
-                       "resume continues from the shards")
+    assert_clean_error(
+        ktr("score", "-s", src, "-t", hyp, "--scheduler", "tcp://127.0.0.1:8786"), "options of the dask engine"
+    )
+    assert_clean_error(
+        ktr("score", "-s", src, "-t", hyp, "--engine", "dask", "--jobs", "2"), "a cluster's are its workers"
+    )
+    assert_clean_error(
+        ktr("score", "-s", src, "-t", hyp, "--engine", "dask", "--workers", "0"),
+        "workers must be a whole number of at least 1",
+    )
+    assert_clean_error(
+        ktr("score", "-s", src, "-t", hyp, "--engine", "dask", "--resume"), "resume continues from the shards"
+    )
     assert ktr("score", "-s", src, "-t", hyp, "--engine", "spark").returncode == 2
 
 
@@ -188,11 +215,32 @@ def test_an_experiment_analysed_on_a_cluster_reports_what_it_reports_locally(tmp
     out = tmp_path / "report"
     # a cache folder of its own: no analysis stored by the local run, so the workers analyse
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "KTR_CACHE_DIR": str(tmp_path / "cache")}
-    run = subprocess.run([sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(out), "-q",
-                          "--engine", "dask", "--scheduler", scheduler], cwd=ROOT, capture_output=True, text=True,
-                         env=env)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ktr.cli",
+            "run",
+            "configs/demo.yaml",
+            "-o",
+            str(out),
+            "-q",
+            "--engine",
+            "dask",
+            "--scheduler",
+            scheduler,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr
     assert f"dask: {scheduler}" in run.stderr
-    assert (out / "results.json").read_text(encoding="utf-8") == (local_folder / "results.json").read_text(encoding="utf-8")
-    assert (out / "segments.tsv").read_text(encoding="utf-8") == (local_folder / "segments.tsv").read_text(encoding="utf-8")
-    assert list((tmp_path / "cache" / "analyses").iterdir())      # the workers' analyses, stored here
+    assert (out / "results.json").read_text(encoding="utf-8") == (local_folder / "results.json").read_text(
+        encoding="utf-8"
+    )
+    assert (out / "segments.tsv").read_text(encoding="utf-8") == (local_folder / "segments.tsv").read_text(
+        encoding="utf-8"
+    )
+    assert list((tmp_path / "cache" / "analyses").iterdir())  # the workers' analyses, stored here

@@ -1,5 +1,6 @@
 """Faults on a Dask cluster, as they happen: a worker killed mid-run, a run stopped and resumed
 from its shards, Ctrl-C. Each run's result must be the one an uninterrupted local run gives."""
+
 from __future__ import annotations
 
 import json
@@ -13,14 +14,13 @@ import time
 from pathlib import Path
 
 import pytest
+from test_cli import ktr
+from test_dask import assert_same_run, written
 
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import task_lines
 from ktr.execution.shards import MANIFEST
-
-from test_cli import ktr
-from test_dask import assert_same_run, written
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
@@ -35,8 +35,9 @@ TASKS = -(-2400 // task_lines(2400))
 @pytest.fixture
 def scheduler():
     """A cluster of its own for each test: these tests kill its workers."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=logging.ERROR) as found:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    ) as found:
         yield found
 
 
@@ -44,8 +45,9 @@ def finished_tasks(folder: Path) -> list[int]:
     path = folder / MANIFEST
     if not path.is_file():
         return []
-    return [json.loads(line)["task"] for line in path.read_text(encoding="utf-8").splitlines()[1:]
-            if line.endswith("}")]
+    return [
+        json.loads(line)["task"] for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.endswith("}")
+    ]
 
 
 def wait_for(condition, seconds: float = 120) -> None:
@@ -65,7 +67,7 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, scheduler):
     def run() -> None:
         try:
             found["report"] = Scorer(Config(), engine=engine).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
-        except BaseException as exc:    # handed to the test's thread
+        except BaseException as exc:  # handed to the test's thread
             found["error"] = exc
 
     with distributed.Client(scheduler) as client:
@@ -84,12 +86,29 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, scheduler):
 def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
     src, hyp, ref = written(tmp_path, COPIES)
     shards = tmp_path / "shards"
-    args = ["score", "-s", src, "-t", hyp, "-r", ref, "-f", "json", "--sentences", "--engine", "dask",
-            "--scheduler", scheduler.scheduler_address, "--shards", shards]
-    first = subprocess.Popen([sys.executable, "-m", "ktr.cli", *map(str, args)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    args = [
+        "score",
+        "-s",
+        src,
+        "-t",
+        hyp,
+        "-r",
+        ref,
+        "-f",
+        "json",
+        "--sentences",
+        "--engine",
+        "dask",
+        "--scheduler",
+        scheduler.scheduler_address,
+        "--shards",
+        shards,
+    ]
+    first = subprocess.Popen(
+        [sys.executable, "-m", "ktr.cli", *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     wait_for(lambda: len(finished_tasks(shards)) >= 4)
-    first.kill()        # the client gone at once, as when its machine fails
+    first.kill()  # the client gone at once, as when its machine fails
     first.wait()
     kept = finished_tasks(shards)
     assert 4 <= len(kept) < TASKS
@@ -99,8 +118,8 @@ def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
     resumed = ktr(*args, "--resume")
     assert_same_run(ktr(*args[:-6]), resumed, scheduler.scheduler_address)
     done = finished_tasks(shards)
-    assert sorted(done) == list(range(TASKS)) and done[:len(kept)] == kept      # each task once
-    assert {i: (shards / f"part-{i:07d}.pickle").stat().st_mtime_ns for i in kept} == before   # not scored again
+    assert sorted(done) == list(range(TASKS)) and done[: len(kept)] == kept  # each task once
+    assert {i: (shards / f"part-{i:07d}.pickle").stat().st_mtime_ns for i in kept} == before  # not scored again
     rows = [line.split("\t") for i in range(TASKS) for line in (shards / f"part-{i:07d}.tsv").read_text().splitlines()]
     assert rows[0] == ["line", "system", "score", "keywords", "transferred", "precision", "failed"]
     assert [int(r[0]) for r in rows[1:]] == list(range(1, 2401))
@@ -111,8 +130,19 @@ def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
 def test_a_resume_refuses_another_runs_shards(tmp_path, scheduler):
     src, hyp, ref = written(tmp_path, 2)
     shards = tmp_path / "shards"
-    args = ["score", "-s", src, "-t", hyp, "--engine", "dask", "--scheduler", scheduler.scheduler_address,
-            "--shards", shards]
+    args = [
+        "score",
+        "-s",
+        src,
+        "-t",
+        hyp,
+        "--engine",
+        "dask",
+        "--scheduler",
+        scheduler.scheduler_address,
+        "--shards",
+        shards,
+    ]
     assert ktr(*args).returncode == 0
     other = ktr(*args, "-r", ref, "--resume")
     assert other.returncode == 1 and "written by another run" in other.stderr
@@ -122,13 +152,29 @@ def test_a_resume_refuses_another_runs_shards(tmp_path, scheduler):
 def test_ctrl_c_leaves_no_worker_behind(tmp_path):
     src, hyp, _ = written(tmp_path, COPIES * 4)
     # Ctrl-C's default action, even where this test runs with SIGINT ignored (in the background)
-    run = subprocess.Popen([sys.executable, "-m", "ktr.cli", "score", "-s", str(src), "-t", str(hyp),
-                            "--engine", "dask", "--workers", "2"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True,
-                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ktr.cli",
+            "score",
+            "-s",
+            str(src),
+            "-t",
+            str(hyp),
+            "--engine",
+            "dask",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert "dashboard" in run.stderr.readline()
     wait_for(lambda: len(psutil.Process(run.pid).children(recursive=True)) >= 2)
-    time.sleep(2)       # the workers scoring
+    time.sleep(2)  # the workers scoring
     workers = psutil.Process(run.pid).children(recursive=True)
     run.send_signal(signal.SIGINT)
     assert run.wait(60) == 130
@@ -142,14 +188,15 @@ def test_a_lost_scheduler_is_a_clear_error_and_the_run_resumes(tmp_path):
     local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)], details=True)
     shards = tmp_path / "shards"
     found: dict = {}
-    lost = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                    silence_logs=logging.ERROR)
+    lost = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    )
 
     def run() -> None:
         engine = Engine("dask", scheduler=lost.scheduler_address, shards=str(shards))
         try:
             found["report"] = Scorer(Config(), engine=engine).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
-        except BaseException as exc:    # handed to the test's thread
+        except BaseException as exc:  # handed to the test's thread
             found["error"] = exc
 
     scoring = threading.Thread(target=run)
@@ -162,9 +209,10 @@ def test_a_lost_scheduler_is_a_clear_error_and_the_run_resumes(tmp_path):
     assert type(found["error"]).__name__ == "KtrError" and "lost the Dask scheduler" in message
     assert f"finished tasks are kept in {shards}: run again with --resume" in message
     kept = finished_tasks(shards)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=logging.ERROR) as again:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    ) as again:
         engine = Engine("dask", scheduler=again.scheduler_address, shards=str(shards), resume=True)
         resumed = Scorer(Config(), engine=engine).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
     assert json.dumps(resumed.to_dict(sentences=True)) == json.dumps(local.to_dict(sentences=True))
-    assert sorted(finished_tasks(shards)) == list(range(TASKS)) and finished_tasks(shards)[:len(kept)] == kept
+    assert sorted(finished_tasks(shards)) == list(range(TASKS)) and finished_tasks(shards)[: len(kept)] == kept

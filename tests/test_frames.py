@@ -1,5 +1,6 @@
 """The Python ecosystem: report.to_pandas(), the notebook display, and scoring the columns of a
 pandas DataFrame or a Hugging Face Dataset, on the embedded sample with the default config."""
+
 import math
 import re
 import subprocess
@@ -47,7 +48,9 @@ def test_to_pandas_has_a_row_per_system_and_sentence_and_one_per_system(report):
         rows = sentences[sentences["system"] == system.name]
         assert list(rows["index"]) == [s.index for s in system.sentences]
         for (_, row), s in zip(rows.iterrows(), system.sentences):
-            assert same(s.score, row["score"]) and same(s.precision, row["precision"]) and same(s.f(system.beta), row["f"])
+            assert (
+                same(s.score, row["score"]) and same(s.precision, row["precision"]) and same(s.f(system.beta), row["f"])
+            )
             assert (row["keywords_counted"], row["transferred"]) == (s.counted, s.transferred)
             assert row["added"] == [word for _, word in s.added]
             assert len(row["missed"]) == s.counted - s.transferred
@@ -62,7 +65,7 @@ def test_to_pandas_has_a_row_per_system_and_sentence_and_one_per_system(report):
 
 
 def test_to_pandas_without_pandas_names_the_extra(report, monkeypatch):
-    monkeypatch.setitem(sys.modules, "pandas", None)      # as if pandas were not installed
+    monkeypatch.setitem(sys.modules, "pandas", None)  # as if pandas were not installed
     with pytest.raises(BackendUnavailable, match=r"needs pandas: pip install 'ktr\[pandas\]'"):
         report.to_pandas()
 
@@ -76,8 +79,24 @@ def test_the_notebook_shows_the_systems_table_of_the_command_line(report):
     table = [re.findall(r"<td>(.*?)</td>", row) for row in cells]
     # the same rows as ktr score prints for the same files (its --sample adds a third system)
     p = paths()
-    proc = subprocess.run([sys.executable, "-m", "ktr", "score", "-s", p["source"], "-t", p["fluent"], p["wordsalad"],
-                           "-r", p["reference"]], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ktr",
+            "score",
+            "-s",
+            p["source"],
+            "-t",
+            p["fluent"],
+            p["wordsalad"],
+            "-r",
+            p["reference"],
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     printed = [line.split() for line in proc.stdout.splitlines()[2:4]]
     assert [row[1:] for row in table] == [row[1:] for row in printed]
     assert [row[0] for row in table] == list(SYSTEMS)
@@ -90,8 +109,9 @@ def test_score_columns_of_a_dataframe_in_place(scorer, sample, report):
     assert out is frame
     assert list(frame.columns) == before + [f"{n}_{k}" for n in SYSTEMS for k in ("ktr", "precision", "f")]
     for system in report.systems:
-        for s, ktr, precision, f in zip(system.sentences, frame[f"{system.name}_ktr"],
-                                        frame[f"{system.name}_precision"], frame[f"{system.name}_f"]):
+        for s, ktr, precision, f in zip(
+            system.sentences, frame[f"{system.name}_ktr"], frame[f"{system.name}_precision"], frame[f"{system.name}_f"]
+        ):
             assert same(s.score, ktr) and same(s.precision, precision) and same(s.f(system.beta), f)
     assert [s.ktr for s in got.systems] == [s.ktr for s in report.systems]
     assert [s.bleu for s in got.systems] == [s.bleu for s in report.systems]
@@ -101,12 +121,12 @@ def test_score_columns_of_a_hugging_face_dataset(scorer, sample, report):
     datasets = pytest.importorskip("datasets")
     dataset = datasets.Dataset.from_dict(sample)
     out, got = score_columns(dataset, "ko", "fluent", scorer=scorer)
-    assert dataset.column_names == list(sample)                  # a Dataset is not changed: a new one
+    assert dataset.column_names == list(sample)  # a Dataset is not changed: a new one
     assert out.column_names == list(sample) + ["fluent_ktr", "fluent_precision", "fluent_f"]
     assert out["fluent_ktr"] == [s.score for s in report.systems[0].sentences]
     assert out["fluent_f"] == pytest.approx([s.f(0.5) for s in report.systems[0].sentences])
     assert got.systems[0].ktr == report.systems[0].ktr and got.systems[0].bleu is None
-    again, _ = score_columns(out, "ko", "fluent", scorer=scorer)   # scoring again replaces the columns
+    again, _ = score_columns(out, "ko", "fluent", scorer=scorer)  # scoring again replaces the columns
     assert again.column_names == out.column_names
 
 

@@ -1,5 +1,6 @@
 """Kiwi's stream (ktr.korean.guard.stream_lines) gives what the batch guard gives, line for line: blank
 lines, long lines cut into pieces, a failure in the middle, and an input that breaks off."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,12 +38,13 @@ class FailsOn:
             for text in texts:
                 self.streamed.append(text)
                 yield self._check(text)
+
         return self.inner.stream(checked())
 
 
 def test_stream_gives_the_batch_analyses(kiwi):
     lines = ["", *LINES[:6], "   ", " ".join(LINES[6:9]), "\t", *LINES[9:]]
-    for max_chars in (10_000, 40):      # whole lines; lines cut into pieces at spaces
+    for max_chars in (10_000, 40):  # whole lines; lines cut into pieces at spaces
         streamed = list(stream_lines(kiwi, iter(lines), max_chars))
         assert streamed == analyze_lines(kiwi, lines, max_chars)
         assert len(streamed) == len(lines) and streamed[0].morphemes == [] and streamed[1].morphemes
@@ -56,7 +58,7 @@ def test_a_line_the_stream_fails_on_fails_alone(kiwi):
     assert [a.failed is not None for a in streamed] == [line == lines[5] for line in lines]
     assert streamed[5].failed == f"kiwi raised RuntimeError: cannot analyse '방 {marker} 열쇠'"
     assert streamed[:5] + streamed[6:] == analyze_lines(kiwi, LINES, 10_000)
-    assert failing.streamed[:6] == lines[:6]      # the stream had reached the failing line
+    assert failing.streamed[:6] == lines[:6]  # the stream had reached the failing line
 
 
 def test_an_input_error_is_raised_after_the_lines_before_it(kiwi):

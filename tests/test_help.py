@@ -1,6 +1,7 @@
 """Each command's --help, the documented surface of the command line: kept as files under
 tests/data/help/ (KTR_UPDATE_GOLDEN=1 rewrites them after a deliberate change), and every
 option of every command is described in README.md or docs/."""
+
 import os
 import re
 
@@ -23,7 +24,7 @@ def help_text(command: str) -> str:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_help_is_the_reviewed_text(command, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "100")          # argparse wraps to the terminal's width
+    monkeypatch.setenv("COLUMNS", "100")  # argparse wraps to the terminal's width
     got = help_text(command)
     golden = DATA / "help" / f"{command}.txt"
     if os.environ.get("KTR_UPDATE_GOLDEN"):

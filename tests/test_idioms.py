@@ -1,4 +1,5 @@
 """Idiom units: parsing, matching on the source surface, scoring as one unit."""
+
 import pytest
 
 from ktr import Config, Scorer
@@ -18,16 +19,23 @@ def table(tmp_path, text):
 def test_shipped_idioms_lint():
     idioms = IdiomTable.from_files(("idioms",))
     assert len(idioms) >= 50
-    lines = [line for line in (lexicons_dir() / "idioms.tsv").read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    lines = [
+        line
+        for line in (lexicons_dir() / "idioms.tsv").read_text(encoding="utf-8").splitlines()
+        if not line.startswith("#")
+    ]
     assert lines == sorted(lines)
 
 
-@pytest.mark.parametrize("line, message", [
-    ("예 손님", "expected 2 tab-separated columns"),
-    ("예  손님\tyes sir", "NFC Hangul words separated by single spaces"),
-    ("예 손님\tyes sir;", "empty or badly spaced"),
-    ("yes\tyes", "NFC Hangul"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("예 손님", "expected 2 tab-separated columns"),
+        ("예  손님\tyes sir", "NFC Hangul words separated by single spaces"),
+        ("예 손님\tyes sir;", "empty or badly spaced"),
+        ("yes\tyes", "NFC Hangul"),
+    ],
+)
 def test_bad_lines_name_file_and_line(tmp_path, line, message):
     with pytest.raises(LexiconError, match=rf"idioms\.tsv:2: .*{message}"):
         table(tmp_path, "# ktr-idioms/1\n" + line + "\n")
@@ -38,15 +46,22 @@ def test_duplicate_idiom(tmp_path):
         table(tmp_path, "예 손님\tyes sir\n예손님\tyes madam\n")
 
 
-@pytest.mark.parametrize("searched", [0, 1000])   # pairs listed / openings searched for first
+@pytest.mark.parametrize("searched", [0, 1000])  # pairs listed / openings searched for first
 def test_apply_collapses_covered_keywords_longest_first(tmp_path, monkeypatch, searched):
     monkeypatch.setattr(idioms_module, "_SEARCHED_OPENINGS", searched)
     t = table(tmp_path, "감사\tthanks\n감사합니다\tthank you\n예 손님\tyes sir\n")
     text = "예, 손님. 감사합니다. 방"
-    kws = [Keyword("손님", "NNG", "noun", 3, 5), Keyword("감사", "NNG", "noun", 7, 9), Keyword("방", "NNG", "noun", 14, 15)]
+    kws = [
+        Keyword("손님", "NNG", "noun", 3, 5),
+        Keyword("감사", "NNG", "noun", 7, 9),
+        Keyword("방", "NNG", "noun", 14, 15),
+    ]
     out, units = t.apply(text, kws)
     assert [(k.lemma, k.cls, k.start, k.end) for k in out] == [
-        ("예 손님", "idiom", 0, 5), ("감사합니다", "idiom", 7, 12), ("방", "noun", 14, 15)]
+        ("예 손님", "idiom", 0, 5),
+        ("감사합니다", "idiom", 7, 12),
+        ("방", "noun", 14, 15),
+    ]
     assert units[1].english == ("thank you",)
 
 
@@ -61,7 +76,7 @@ def test_openings_searched_or_listed_find_the_same(monkeypatch):
     texts = read_lines(paths()["source"]) + [f"그는 '{i.korean}'라고 말했다." for i in searched.idioms]
     found = [searched.apply(text, [])[0] for text in texts]
     assert found == [listed.apply(text, [])[0] for text in texts]
-    assert all(any(k.lemma == i.korean for k in f) for f, i in zip(found[-len(searched):], searched.idioms))
+    assert all(any(k.lemma == i.korean for k in f) for f, i in zip(found[-len(searched) :], searched.idioms))
 
 
 def test_idiom_scored_as_one_unit(kiwi):
@@ -74,6 +89,7 @@ def test_idiom_scored_as_one_unit(kiwi):
     # word by word (cooled, porridge, eating) nothing of the idiom transfers; as a unit it does
     assert {k.keyword.lemma for k in plain.keywords if not k.transferred} >= {"식다", "죽"}
     assert [(k.keyword.lemma, k.matched) for k in idiom.keywords if k.keyword.cls == "idiom"] == [
-        ("식은 죽 먹기", "piece of cake")]
+        ("식은 죽 먹기", "piece of cake")
+    ]
     assert idiom.score > plain.score
     assert "idioms:idioms@" in scorer.signature.short()

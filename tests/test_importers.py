@@ -97,35 +97,42 @@ def test_clean_lemma(raw, cleaned):
     assert clean_lemma(raw) == cleaned
 
 
-@pytest.mark.parametrize("raw, cls, cleaned", [
-    ("  Department   Store ", "noun", "department store"),
-    ("U.S. dollar", "noun", "U.S. dollar"),
-    ("to be famous", "adjective", "be famous"),
-    ("to", "verb", "to"),
-    ("(formal)", "noun", ""),
-    ("방 room", "noun", ""),
-    ("New York", "proper_noun", "New York"),
-])
+@pytest.mark.parametrize(
+    "raw, cls, cleaned",
+    [
+        ("  Department   Store ", "noun", "department store"),
+        ("U.S. dollar", "noun", "U.S. dollar"),
+        ("to be famous", "adjective", "be famous"),
+        ("to", "verb", "to"),
+        ("(formal)", "noun", ""),
+        ("방 room", "noun", ""),
+        ("New York", "proper_noun", "New York"),
+    ],
+)
 def test_clean_english(raw, cls, cleaned):
     assert clean_english(raw, cls) == cleaned
 
 
 def test_write_tsv_rejects_invalid_entry(tmp_path):
     from ktr.lexicon.format import Entry
+
     out = tmp_path / "bad.tsv"
     with pytest.raises(LexiconError, match="ends in 다"):
         write_tsv([Entry("사", "verb", ("buy",), "x:1")], out)
     assert not out.exists()
 
 
-@pytest.mark.parametrize("fmt, content, message", [
-    ("krdict", b"<LexicalResource><Lexicon><LexicalEntry>", r"bad\.dat:1: cannot parse XML"),
-    ("krdict", b"<LexicalResource/>", r"bad\.dat: no <LexicalEntry>"),
-    ("krdict", b"\x00\xff\xfe garbage", r"bad\.dat:1: cannot parse XML"),
-    ("kengdic", b"id\tsurface\n1\t\xff\xfe\tx\ty\n", r"bad\.dat:2: invalid UTF-8"),
-    ("muse", b"\x89PNG\r\n\x1a\n\x00\x00", r"bad\.dat:1: invalid UTF-8"),
-    ("tsv", "방\tnoun\troom\n".encode("utf-16"), r"bad\.dat:1: invalid UTF-8"),
-])
+@pytest.mark.parametrize(
+    "fmt, content, message",
+    [
+        ("krdict", b"<LexicalResource><Lexicon><LexicalEntry>", r"bad\.dat:1: cannot parse XML"),
+        ("krdict", b"<LexicalResource/>", r"bad\.dat: no <LexicalEntry>"),
+        ("krdict", b"\x00\xff\xfe garbage", r"bad\.dat:1: cannot parse XML"),
+        ("kengdic", b"id\tsurface\n1\t\xff\xfe\tx\ty\n", r"bad\.dat:2: invalid UTF-8"),
+        ("muse", b"\x89PNG\r\n\x1a\n\x00\x00", r"bad\.dat:1: invalid UTF-8"),
+        ("tsv", "방\tnoun\troom\n".encode("utf-16"), r"bad\.dat:1: invalid UTF-8"),
+    ],
+)
 def test_garbled_file_names_file(fmt, content, message, tmp_path):
     path = tmp_path / "bad.dat"
     path.write_bytes(content)

@@ -3,6 +3,7 @@
 Cases 1, 3 and 4 are also covered in test_cli.py and test_textio.py; case 10 is in
 test_preflight.py, case 11 in test_concurrency.py, case 12 in test_properties.py.
 """
+
 import json
 import threading
 import unicodedata
@@ -46,6 +47,7 @@ def write(path, text):
 
 # 1. line-count mismatch ----------------------------------------------------------------------
 
+
 def test_1_mismatch_in_the_api_names_both_counts(scorer):
     with pytest.raises(InputError, match="source has 3 lines, b has 2; nothing was scored"):
         scorer.score(SOURCE, {"a": OUTPUT, "b": OUTPUT[:2]})
@@ -70,14 +72,18 @@ def test_2_other_separators_stay_inside_the_line_and_both_sides_are_analysed(tmp
     proc = ktr("score", "-s", src, "-t", hyp, "-a", name, "-f", "json", "--sentences")
     assert proc.returncode == 0, proc.stderr
     segs = json.loads(proc.stdout)["systems"][0]["segments"]
-    assert len(segs) == len(lines) == src.read_bytes().count(b"\n")   # as wc -l counts
+    assert len(segs) == len(lines) == src.read_bytes().count(b"\n")  # as wc -l counts
     assert all(lemmas(s) == ["방", "열쇠"] and s["score"] == 1.0 for s in segs)
 
 
 # 3. CRLF and byte-order marks ----------------------------------------------------------------
 
+
 def test_3_crlf_bom_and_a_bom_inside_a_line_score_like_the_clean_file(tmp_path):
-    clean_src, clean_hyp = write(tmp_path / "s.ko", "\n".join(SOURCE) + "\n"), write(tmp_path / "h.en", "\n".join(OUTPUT) + "\n")
+    clean_src, clean_hyp = (
+        write(tmp_path / "s.ko", "\n".join(SOURCE) + "\n"),
+        write(tmp_path / "h.en", "\n".join(OUTPUT) + "\n"),
+    )
     # a BOM inside a line is what concatenating BOM files gives; Komoran reads "\ufeff방" as a name
     dirty_src = write(tmp_path / "d.ko", "\ufeff" + "\r\n".join("\ufeff" + s for s in SOURCE) + "\r\n")
     dirty_hyp = write(tmp_path / "d.en", "\ufeff" + "\r\n".join(OUTPUT) + "\r\n")
@@ -93,6 +99,7 @@ def test_3_crlf_bom_and_a_bom_inside_a_line_score_like_the_clean_file(tmp_path):
 
 # 4. invalid UTF-8 ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("role", ["-s", "-r"])
 def test_4_invalid_utf8_in_source_or_reference(tmp_path, role):
     good_src, hyp = write(tmp_path / "s.ko", "방\n열쇠\n"), write(tmp_path / "h.en", "room\nkey\n")
@@ -103,6 +110,7 @@ def test_4_invalid_utf8_in_source_or_reference(tmp_path, role):
 
 
 # 5. NUL and other control characters ---------------------------------------------------------
+
 
 def test_5_mecab_no_longer_stops_at_a_nul(scorer):
     # mecab-ko 1.0.3 returns only 방, 열쇠 for "방 열쇠\x00 여기 있습니다" (it stops at the NUL)
@@ -118,10 +126,12 @@ def test_5_controls_warn_with_file_and_line_and_do_not_change_scores(tmp_path):
     hyp = write(tmp_path / "h.en", "\n".join(OUTPUT) + "\n")
     proc = ktr("score", "-s", src, "-t", hyp, "-f", "json")
     assert proc.returncode == 0
-    assert proc.stderr == (f"ktr: warning: {src}:2: cleaned 3 control or surrogate character(s) "
-                           "before analysis (U+0001, U+001B ESC, U+007F DEL)\n")
+    assert proc.stderr == (
+        f"ktr: warning: {src}:2: cleaned 3 control or surrogate character(s) "
+        "before analysis (U+0001, U+001B ESC, U+007F DEL)\n"
+    )
     doc = json.loads(proc.stdout)
-    assert doc["warnings"] == [proc.stderr[len("ktr: warning: "):].strip()]
+    assert doc["warnings"] == [proc.stderr[len("ktr: warning: ") :].strip()]
     clean_doc = json.loads(ktr("score", "-s", clean, "-t", hyp, "-f", "json").stdout)
     assert doc["systems"][0]["ktr"] == clean_doc["systems"][0]["ktr"]
 
@@ -131,8 +141,9 @@ def test_5_hannanum_does_not_hang_on_control_only_lines(hannanum):
     # Hannanum 0.8.4 never returns from analysing "\x01" or "\x00" (nor " ", which ktr skips)
     scorer = Scorer(Config(analyzer="hannanum"), analyzer=hannanum)
     done = []
-    worker = threading.Thread(target=lambda: done.append(segments(scorer, ["\x01", "\x00\x00", "방 열쇠\x00"])[0]),
-                              daemon=True)
+    worker = threading.Thread(
+        target=lambda: done.append(segments(scorer, ["\x01", "\x00\x00", "방 열쇠\x00"])[0]), daemon=True
+    )
     worker.start()
     worker.join(60)
     assert done, "Hannanum did not return within 60 s"
@@ -150,14 +161,19 @@ def test_5_many_warnings_are_shown_up_to_a_limit(tmp_path):
 
 # 6. empty lines, no content word, empty outputs, empty corpus ---------------------------------
 
+
 def test_6_empty_lines_and_outputs_have_defined_results_and_counts(scorer):
     sources = ["방 열쇠", "", "   ", "네.", "방 열쇠"]
     outputs = ["room key", "anything", "", "Yes.", "  "]
     segs, report = segments(scorer, sources, outputs)
     assert [s["score"] for s in segs] == [1.0, None, None, None, 0.0]
     summary = report.systems[0].summary()
-    assert (summary["sentences"], summary["sentences_without_keywords"], summary["hypotheses_empty"],
-            summary["sentences_failed"]) == (5, 3, 2, 0)
+    assert (
+        summary["sentences"],
+        summary["sentences_without_keywords"],
+        summary["hypotheses_empty"],
+        summary["sentences_failed"],
+    ) == (5, 3, 2, 0)
     assert summary["ktr"] == 0.5
 
 
@@ -175,11 +191,11 @@ KKMA_OVERFLOW = 100_000
 
 
 def test_7_a_long_line_is_analysed_in_pieces_with_offsets_into_the_line(kiwi):
-    line = " ".join(SOURCE * 250)                       # over 10,000 characters
+    line = " ".join(SOURCE * 250)  # over 10,000 characters
     whole = analyze_lines(kiwi, [line], max_chars=100_000)[0].morphemes
     pieces = analyze_lines(kiwi, [line], max_chars=2000)[0].morphemes
     assert len(line) > 5 * 2000
-    assert all(line[m.start:m.end] == m.form for m in pieces if m.tag.startswith("NN"))
+    assert all(line[m.start : m.end] == m.form for m in pieces if m.tag.startswith("NN"))
     nouns = [(m.form, m.start) for m in whole if m.tag.startswith("NN")]
     assert [(m.form, m.start) for m in pieces if m.tag.startswith("NN")] == nouns
 
@@ -202,7 +218,7 @@ def test_7_a_line_the_analyzer_raises_on_fails_alone():
     assert segs[1]["failed"] == "kkma raised java.lang.StackOverflowError"
     summary = report.systems[0].summary()
     assert summary["sentences_failed"] == 1 and summary["sentences_without_keywords"] == 0
-    assert summary["ktr"] == 1.0                       # failed lines are left out, not scored 0
+    assert summary["ktr"] == 1.0  # failed lines are left out, not scored 0
     # nor is the failed line's output traced: no keywords to trace it to, no added words
     assert (segs[1]["precision"], segs[1]["content_words"], segs[1]["added"]) == (None, 0, [])
     assert summary["precision"] == 1.0 and summary["added"] == 0
@@ -218,7 +234,10 @@ def test_7_a_line_that_takes_too_long_fails_and_the_run_goes_on(tmp_path):
     config = write(tmp_path / "okt.yaml", "analyzer: okt\ntimeout: 10\n")
     proc = ktr("score", "-s", src, "-t", hyp, "-c", config, "-f", "json", "--sentences")
     assert proc.returncode == 3, proc.stderr
-    assert proc.stderr == f"ktr: warning: {src}:2: not scored, the analysis failed: okt gave no result within timeout=10s\n"
+    assert (
+        proc.stderr
+        == f"ktr: warning: {src}:2: not scored, the analysis failed: okt gave no result within timeout=10s\n"
+    )
     system = json.loads(proc.stdout)["systems"][0]
     assert [s["score"] for s in system["segments"]] == [1.0, None, 1.0]
     assert system["sentences_failed"] == 1
@@ -226,9 +245,11 @@ def test_7_a_line_that_takes_too_long_fails_and_the_run_goes_on(tmp_path):
 
 # 8. compatibility vs conjoining jamo, NFD vs NFC ---------------------------------------------
 
+
 def jamo_spelling(text: str) -> str:
     """Each syllable written as compatibility jamo, as jamo-splitting tools produce."""
     from ktr.korean.normalize import _CHO, _JONG, _JUNG
+
     out = []
     for ch in text:
         code = ord(ch) - 0xAC00
@@ -249,19 +270,27 @@ def test_8_nfd_and_jamo_spellings_give_the_same_scores(name):
         segs, _ = segments(scorer, given, OUTPUT)
         assert [(s["score"], lemmas(s)) for s in segs] == [(s["score"], lemmas(s)) for s in base]
         for line, plain_line, seg, plain in zip(given, SOURCE, segs, base):  # offsets into the given text
-            assert [normalize_source(line[k["start"]:k["end"]]).text for k in seg["keywords"]] == \
-                [plain_line[k["start"]:k["end"]] for k in plain["keywords"]]
+            assert [normalize_source(line[k["start"] : k["end"]]).text for k in seg["keywords"]] == [
+                plain_line[k["start"] : k["end"]] for k in plain["keywords"]
+            ]
 
 
 # 9. emoji, mixed scripts, lone surrogates ----------------------------------------------------
+
 
 @pytest.mark.parametrize("name", params())
 def test_9_emoji_symbols_and_other_scripts_never_crash_or_become_keywords(name):
     # Komoran and Kkma raise UnicodeDecodeError on any character outside the BMP, and Hannanum
     # tags emoji, ★ and 𠀀 as common nouns, when given them raw
     scorer = Scorer(Config(analyzer=name), analyzer=analyzer(name))
-    lines = ["방 열쇠 😀 여기 있습니다", "가족 👨\u200d👩\u200d👧 여행 ❤\ufe0f", "😀", "★ 방 𠀀 열쇠 🇰🇷",
-             "韓國 Seoul에 갔다 123", "ㅋㅋㅋ 방 ㅠㅠ"]
+    lines = [
+        "방 열쇠 😀 여기 있습니다",
+        "가족 👨\u200d👩\u200d👧 여행 ❤\ufe0f",
+        "😀",
+        "★ 방 𠀀 열쇠 🇰🇷",
+        "韓國 Seoul에 갔다 123",
+        "ㅋㅋㅋ 방 ㅠㅠ",
+    ]
     segs, report = segments(scorer, lines)
     assert [s["failed"] for s in segs] == [None] * len(lines)
     found = {k for s in segs for k in lemmas(s)}

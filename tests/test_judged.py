@@ -1,16 +1,17 @@
 """Judged keywords: the gold file, the agreement of ktr with it, ``ktr meta-eval --gold``."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
+from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import InputError
 from ktr.experiments.judged import Judgment, agreement, carried_text, line_hash, pearson, read_gold, write_gold
 from ktr.textio import read_lines
-from test_cli import assert_clean_error, ktr
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -28,21 +29,35 @@ def judgments(scorer: Scorer) -> list[Judgment]:
     out = []
     for n, kws in enumerate(scorer.keywords(SOURCES), 1):
         for k in kws:
-            out.append(Judgment(n, k.start, k.end, k.lemma, labels[n].get(k.lemma, "T"),
-                                line_hash(SOURCES[n - 1]), line_hash(TRANSLATIONS[n - 1]), k.tag))
+            out.append(
+                Judgment(
+                    n,
+                    k.start,
+                    k.end,
+                    k.lemma,
+                    labels[n].get(k.lemma, "T"),
+                    line_hash(SOURCES[n - 1]),
+                    line_hash(TRANSLATIONS[n - 1]),
+                    k.tag,
+                )
+            )
     return out
 
 
 @pytest.fixture(scope="module")
 def scorer(kiwi):
     """The default stages but constructions, so that 것 is a keyword (and judged G)."""
-    return Scorer(Config(matching=("exact", "inflection", "derivation", "synonym", "number", "transliteration")),
-                  analyzer=kiwi)
+    return Scorer(
+        Config(matching=("exact", "inflection", "derivation", "synonym", "number", "transliteration")), analyzer=kiwi
+    )
 
 
 def test_keywords_of_the_written_sentences_are_what_the_labels_assume(scorer):
     assert [[k.lemma for k in kws] for kws in scorer.keywords(SOURCES)] == [
-        ["나", "어제", "사과", "사다"], ["나", "어제", "사과", "사다"], ["그", "책", "읽다", "것", "좋아하다"]]
+        ["나", "어제", "사과", "사다"],
+        ["나", "어제", "사과", "사다"],
+        ["그", "책", "읽다", "것", "좋아하다"],
+    ]
 
 
 def test_agreement_on_hand_judged_sentences(scorer):
@@ -56,7 +71,7 @@ def test_agreement_on_hand_judged_sentences(scorer):
     assert result.disagreements() == {"grammar counted": 1}
     s = result.sentence_agreement()
     assert result.gold_rates() == {1: 1.0, 2: 0.5, 3: 1.0}
-    assert result.ktr_scores == {1: 1.0, 2: 0.5, 3: 0.8}   # 것 counted and missed: 4 of 5
+    assert result.ktr_scores == {1: 1.0, 2: 0.5, 3: 0.8}  # 것 counted and missed: 4 of 5
     assert s["gold_rate"] == pytest.approx(2.5 / 3) and s["ktr"] == pytest.approx(2.3 / 3)
     assert s["mean_absolute_difference"] == pytest.approx(0.2 / 3)
 
@@ -69,12 +84,22 @@ def test_with_constructions_the_nominalizer_is_no_keyword_and_no_penalty(scorer,
 
 def test_a_word_judged_t_that_ktr_misses_is_a_disagreement_with_its_kind(scorer):
     source, translation = "나는 어제 사과를 샀다.", "Yesterday I came home with some apples."
-    j = [Judgment(1, k.start, k.end, k.lemma, "T", carried_by={"나": "I", "어제": "Yesterday", "사과": "apples",
-                                                              "사다": "came home with"}[k.lemma])
-         for k in scorer.keywords([source])[0]]
+    j = [
+        Judgment(
+            1,
+            k.start,
+            k.end,
+            k.lemma,
+            "T",
+            carried_by={"나": "I", "어제": "Yesterday", "사과": "apples", "사다": "came home with"}[k.lemma],
+        )
+        for k in scorer.keywords([source])[0]
+    ]
     result = agreement(scorer, [source], [translation], j)
     assert result.keyword_agreement()["false_negative"] == 1
-    assert [(i.judgment.lemma, i.kind, i.carried) for i in result.items if i.kind] == [("사다", "missing sense", "came home with")]
+    assert [(i.judgment.lemma, i.kind, i.carried) for i in result.items if i.kind] == [
+        ("사다", "missing sense", "came home with")
+    ]
 
 
 def test_the_gold_file_round_trips_and_keeps_only_the_columns_in_use(scorer, tmp_path):
@@ -82,22 +107,31 @@ def test_the_gold_file_round_trips_and_keeps_only_the_columns_in_use(scorer, tmp
     j = judgments(scorer)
     write_gold(j, path, comments=["three written sentences"])
     text = path.read_text(encoding="utf-8").splitlines()
-    assert text[:3] == ["# ktr judged keywords, version 1", "# three written sentences",
-                        "line\tstart\tend\tlemma\tlabel\tsource_hash\ttranslation_hash\ttag"]
+    assert text[:3] == [
+        "# ktr judged keywords, version 1",
+        "# three written sentences",
+        "line\tstart\tend\tlemma\tlabel\tsource_hash\ttranslation_hash\ttag",
+    ]
     assert read_gold(path) == j
 
 
-@pytest.mark.parametrize("rows, message", [
-    (["line\tstart\tend\tlemma", "1\t0\t1\t나"], ":1: the header must name columns .* missing: label"),
-    (["line\tstart\tend\tlemma\tlabel\twhy", "1\t0\t1\t나\tT\tx"], ":1: .*unknown: why"),
-    (["line\tstart\tend\tlemma\tlabel", "1\t0\t1\t나\tX"], ":2: label 'X' is not one of T, A, G, E"),
-    (["line\tstart\tend\tlemma\tlabel", "1\t0\t1\t나\t"], ":2: label '' is not one of"),
-    (["line\tstart\tend\tlemma\tlabel", "one\t0\t1\t나\tT"], ":2: line, start and end must be whole numbers"),
-    (["line\tstart\tend\tlemma\tlabel", "1\t2\t1\t나\tT"], ":2: needs line >= 1 and 0 <= start < end"),
-    (["line\tstart\tend\tlemma\tlabel", "1\t0\t1\t나"], ":2: 4 columns, the header has 5"),
-    (["line\tstart\tend\tlemma\tlabel\tcarried_at", "# a comment", "1\t0\t1\t나\tT\t0-1;3-4"], ":3: carried_at must be"),
-    (["# only a comment"], ": no judgments"),
-])
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        (["line\tstart\tend\tlemma", "1\t0\t1\t나"], ":1: the header must name columns .* missing: label"),
+        (["line\tstart\tend\tlemma\tlabel\twhy", "1\t0\t1\t나\tT\tx"], ":1: .*unknown: why"),
+        (["line\tstart\tend\tlemma\tlabel", "1\t0\t1\t나\tX"], ":2: label 'X' is not one of T, A, G, E"),
+        (["line\tstart\tend\tlemma\tlabel", "1\t0\t1\t나\t"], ":2: label '' is not one of"),
+        (["line\tstart\tend\tlemma\tlabel", "one\t0\t1\t나\tT"], ":2: line, start and end must be whole numbers"),
+        (["line\tstart\tend\tlemma\tlabel", "1\t2\t1\t나\tT"], ":2: needs line >= 1 and 0 <= start < end"),
+        (["line\tstart\tend\tlemma\tlabel", "1\t0\t1\t나"], ":2: 4 columns, the header has 5"),
+        (
+            ["line\tstart\tend\tlemma\tlabel\tcarried_at", "# a comment", "1\t0\t1\t나\tT\t0-1;3-4"],
+            ":3: carried_at must be",
+        ),
+        (["# only a comment"], ": no judgments"),
+    ],
+)
 def test_a_bad_gold_file_is_an_error_naming_file_and_line(tmp_path, rows, message):
     path = tmp_path / "gold.tsv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
@@ -131,7 +165,7 @@ def test_cli_meta_eval_with_gold(scorer, tmp_path):
     proc = ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold)
     assert proc.returncode == 0, proc.stderr
     assert "| 12 | 1.0000 | 1.0000 | 1.0000 | 10 | 0 | 0 | 2 |" in proc.stdout
-    assert "| G | 1 | 1 | 0 | 0 |" in proc.stdout            # the default config's constructions: not a keyword
+    assert "| G | 1 | 1 | 0 | 0 |" in proc.stdout  # the default config's constructions: not a keyword
     proc = ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold, "-o", tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / "out" / "agreement.json").read_text(encoding="utf-8"))
@@ -142,16 +176,22 @@ def test_cli_meta_eval_with_gold(scorer, tmp_path):
     proc = ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold, "-c", config, "-o", tmp_path / "out2")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / "out2" / "agreement.json").read_text(encoding="utf-8"))
-    assert doc["examples"] == {"grammar counted": [{"line": 3, "lemma": "것", "label": "G", "carried_by": None,
-                                                    "ktr": "것/NNB", "matched": None, "how": None}]}
+    assert doc["examples"] == {
+        "grammar counted": [
+            {"line": 3, "lemma": "것", "label": "G", "carried_by": None, "ktr": "것/NNB", "matched": None, "how": None}
+        ]
+    }
     hyp.write_text("\n".join(TRANSLATIONS[:2] + ["He eats rice."]) + "\n", encoding="utf-8")
-    assert_clean_error(ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold),
-                       "translation line 3 is not the line that was judged")
+    assert_clean_error(
+        ktr("meta-eval", "-s", src, "-r", hyp, "--gold", gold), "translation line 3 is not the line that was judged"
+    )
 
 
 @pytest.mark.shared_data
-@pytest.mark.parametrize("name, counts", [("news-dev", {"T": 1827, "A": 409, "G": 95, "E": 12}),
-                                          ("jhe-dev", {"T": 1263, "A": 28, "G": 73, "E": 6})])
+@pytest.mark.parametrize(
+    "name, counts",
+    [("news-dev", {"T": 1827, "A": 409, "G": 95, "E": 12}), ("jhe-dev", {"T": 1263, "A": 28, "G": 73, "E": 6})],
+)
 def test_shipped_judgments_apply_to_the_shared_data(shared_data, scorer, name, counts):
     gold = read_gold(JUDGED / f"{name}.tsv")
     assert {label: sum(j.label == label for j in gold) for label in counts} == counts
@@ -169,8 +209,24 @@ def test_judging_sheet_is_a_gold_file_once_labelled(scorer, tmp_path):
     src, hyp, sheet = tmp_path / "s.ko", tmp_path / "t.en", tmp_path / "sheet.tsv"
     src.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(TRANSLATIONS) + "\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "judging_sheet.py"), "-s", src, "-t", hyp,
-                           "--lines", "2", "--seed", "7", "-o", sheet], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "judging_sheet.py"),
+            "-s",
+            src,
+            "-t",
+            hyp,
+            "--lines",
+            "2",
+            "--seed",
+            "7",
+            "-o",
+            sheet,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     rows = sheet.read_text(encoding="utf-8").splitlines()
     comments = [r for r in rows if r.startswith("# ") and " | " in r]
@@ -178,7 +234,9 @@ def test_judging_sheet_is_a_gold_file_once_labelled(scorer, tmp_path):
     with pytest.raises(InputError, match=r"sheet.tsv:\d+: label '' is not one of"):
         read_gold(sheet)
     header = rows.index(next(r for r in rows if r.startswith("line\t")))
-    labelled = rows[:header + 1] + [r if r.startswith("#") else r.replace("\t\t\t", "\tT\t\t", 1) for r in rows[header + 1:]]
+    labelled = rows[: header + 1] + [
+        r if r.startswith("#") else r.replace("\t\t\t", "\tT\t\t", 1) for r in rows[header + 1 :]
+    ]
     sheet.write_text("\n".join(labelled) + "\n", encoding="utf-8")
     gold = read_gold(sheet)
     assert {j.label for j in gold} == {"T"} and len({j.line for j in gold}) == 2

@@ -11,16 +11,19 @@ def write(tmp_path, text, name="lex.tsv"):
     return str(p)
 
 
-@pytest.mark.parametrize("line, message", [
-    ("방\tnoun", "expected 3 tab-separated columns"),
-    ("방\tthing\troom", "unknown class 'thing'"),
-    ("사\tverb\tbuy", "ends in 다"),
-    ("방\tnoun\troom;;chamber", "empty English equivalent"),
-    ("방\tnoun\troom;room", "duplicate equivalent"),
-    ("room\tnoun\troom", "NFC Hangul"),
-    ("방\tnoun\t방 room", "contains Hangul"),
-    ("방\tnoun\tliving  room", "extra spaces"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("방\tnoun", "expected 3 tab-separated columns"),
+        ("방\tthing\troom", "unknown class 'thing'"),
+        ("사\tverb\tbuy", "ends in 다"),
+        ("방\tnoun\troom;;chamber", "empty English equivalent"),
+        ("방\tnoun\troom;room", "duplicate equivalent"),
+        ("room\tnoun\troom", "NFC Hangul"),
+        ("방\tnoun\t방 room", "contains Hangul"),
+        ("방\tnoun\tliving  room", "extra spaces"),
+    ],
+)
 def test_parse_errors_quote_file_and_line(line, message):
     with pytest.raises(LexiconError, match=message) as info:
         parse_line(line, "lex.tsv:7")
@@ -29,6 +32,7 @@ def test_parse_errors_quote_file_and_line(line, message):
 
 def test_nfd_lemma_rejected():
     import unicodedata
+
     with pytest.raises(LexiconError, match="NFC"):
         parse_line(unicodedata.normalize("NFD", "방") + "\tnoun\troom", "x:1")
 
@@ -66,14 +70,18 @@ def test_lookup_fallbacks(tmp_path):
 
 def test_shipped_lexicons_have_the_entries_the_docs_give():
     import re
+
     from tests.conftest import ROOT
 
     text = (ROOT / "docs" / "lexicons.md").read_text(encoding="utf-8")
     core, senses = (int(n.replace(",", "")) for n in re.findall(r"([\d,]+) entries", text)[:2])
     assert (len(load_lexicon("core")), len(load_lexicon("senses"))) == (core, senses)
-    rows = [line for line in (ROOT / "lexicons" / "paper.tsv").read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
-    assert len(load_lexicon("paper")) == len(rows)      # one entry per line: none lost or merged
+    rows = [
+        line
+        for line in (ROOT / "lexicons" / "paper.tsv").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert len(load_lexicon("paper")) == len(rows)  # one entry per line: none lost or merged
 
 
 def test_unknown_shipped_name():

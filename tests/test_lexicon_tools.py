@@ -1,4 +1,5 @@
 """`ktr lexicon` tools and the lint of every shipped lexicon."""
+
 import json
 import unicodedata
 
@@ -23,14 +24,20 @@ def test_lint_shipped_lexicon(path):
     assert len(set(keys)) == len(keys), "duplicate (lemma, class)"
     assert keys == sorted(keys), "entries must be sorted by lemma, then class"
     # equivalents trimmed, single-spaced, none twice (matching folds case, so not even in another case)
-    bad = [e.where for e in entries if any(x != x.strip() or "  " in x for x in e.equivalents)
-           or len({x.casefold() for x in e.equivalents}) != len(e.equivalents)]
+    bad = [
+        e.where
+        for e in entries
+        if any(x != x.strip() or "  " in x for x in e.equivalents)
+        or len({x.casefold() for x in e.equivalents}) != len(e.equivalents)
+    ]
     assert bad == []
 
 
 def test_stats_counts_by_class(tmp_path):
     p = tmp_path / "l.tsv"
-    p.write_text("# ktr-lexicon/1\n방\tnoun\troom\n사다\tverb\tbuy;purchase\n호실\tbound_noun\troom number\n", encoding="utf-8")
+    p.write_text(
+        "# ktr-lexicon/1\n방\tnoun\troom\n사다\tverb\tbuy;purchase\n호실\tbound_noun\troom number\n", encoding="utf-8"
+    )
     doc = json.loads(ktr("lexicon", "stats", "-l", p, "-f", "json").stdout)
     assert doc["entries"] == 3 and doc["by_class"]["noun"] == 1 and doc["by_class"]["verb"] == 1
     assert doc["equivalents_per_entry"] == pytest.approx(4 / 3, abs=1e-3)

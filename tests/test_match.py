@@ -13,7 +13,15 @@ def run(equivalents, text):
 
 def test_tokenize_folds_case_and_numbers():
     assert tokenize("The 1,000 Rooms, 12.3 o'clock; Well-known.") == (
-        "the", "1000", "rooms", "12.3", "o", "clock", "well", "known")
+        "the",
+        "1000",
+        "rooms",
+        "12.3",
+        "o",
+        "clock",
+        "well",
+        "known",
+    )
 
 
 def test_dotted_abbreviations_become_one_token():
@@ -48,8 +56,9 @@ def test_a_strong_match_is_not_given_up_for_a_weaker_one():
     # the bear sentence: 신다 (wear) reaches "bear" only as a WordNet synonym of wear, 곰 as written
     wear = Targets(("put on", "wear"), synonyms=("bear", "have on"))
     bear = Targets(("bear",))
-    chosen = match_sentence([wear, bear], tokenize("We can't run faster than that bear even with running shoes."),
-                            ("exact", "synonym"))
+    chosen = match_sentence(
+        [wear, bear], tokenize("We can't run faster than that bear even with running shoes."), ("exact", "synonym")
+    )
     assert {k: (c.equivalent, c.how) for k, c in chosen.items()} == {1: ("bear", "exact")}
 
 
@@ -58,8 +67,9 @@ def test_a_main_sense_is_preferred_to_a_later_equivalent_of_another_entry():
     # nearer, but "loan" is 대출's main sense, so 대출 takes it
     loan = Targets(("loan", "lending"))
     finance = Targets(("finance", "financial", "financing", "loan"))
-    chosen = match_sentence([loan, finance], tokenize("the bank offered loans"), ("exact", "inflection"),
-                            {"loans": ("loan",)})
+    chosen = match_sentence(
+        [loan, finance], tokenize("the bank offered loans"), ("exact", "inflection"), {"loans": ("loan",)}
+    )
     assert {k: c.equivalent for k, c in chosen.items()} == {0: "loan"}
 
 
@@ -67,10 +77,16 @@ def test_a_word_the_source_repeats_shares_the_place_of_the_output_word():
     # two 학생 (student), one "student" in the output: the English says once what Korean says
     # twice, and both are transferred, on the same span
     assert run([("student",), ("say",), ("student",)], "They say the student came late") == {
-        0: ("student", 3, 4), 1: ("say", 1, 2), 2: ("student", 3, 4)}
+        0: ("student", 3, 4),
+        1: ("say", 1, 2),
+        2: ("student", 3, 4),
+    }
     # the output says it twice: each takes its own, the nearer first
     assert run([("student",), ("come",), ("student",)], "A student come and a student left") == {
-        0: ("student", 1, 2), 1: ("come", 2, 3), 2: ("student", 5, 6)}
+        0: ("student", 1, 2),
+        1: ("come", 2, 3),
+        2: ("student", 5, 6),
+    }
     # keywords of different entries do not share: one of them takes the word
     assert len(run([("student",), ("student", "pupil")], "the student")) == 1
 
@@ -80,10 +96,17 @@ def test_a_repeat_takes_no_token_another_keyword_needs():
     # 제국 is placed once, on "imperial", and its repeat shares it, so "emperors" is left to 황제
     empire = Targets(("empire", "imperial", "emperor"))
     emperor = Targets(("emperor",))
-    chosen = match_sentence([empire, emperor, empire], tokenize("Rome's emperors held imperial power"),
-                            ("exact", "inflection"), {"emperors": ("emperor",)})
+    chosen = match_sentence(
+        [empire, emperor, empire],
+        tokenize("Rome's emperors held imperial power"),
+        ("exact", "inflection"),
+        {"emperors": ("emperor",)},
+    )
     assert {k: (c.equivalent, c.start) for k, c in chosen.items()} == {
-        0: ("imperial", 4), 1: ("emperor", 2), 2: ("imperial", 4)}
+        0: ("imperial", 4),
+        1: ("emperor", 2),
+        2: ("imperial", 4),
+    }
 
 
 def test_a_repeated_word_weighs_as_many_keywords_as_it_stands_for():

@@ -1,5 +1,6 @@
 """Meta-evaluation: the statistics on hand-computed cases, the SVG chart, and full runs (real
 Kiwi, WordNet and sacrebleu) on the embedded sample and, when present, the shared parallel data."""
+
 import json
 import math
 import xml.etree.ElementTree as ET
@@ -11,9 +12,9 @@ from hypothesis import strategies as st
 
 from ktr import Scorer
 from ktr.experiments import metaeval as M
-from ktr.sample import paths as sample_paths
 from ktr.reports import metaeval as metaeval_report
 from ktr.reports.svg import grouped_bars
+from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
 from tests.test_cli import assert_clean_error, ktr
 
@@ -73,13 +74,23 @@ def sample_run(kiwi):
 
 def test_run_scores_every_variant_of_every_line(sample_run):
     r = sample_run
-    assert list(r.variants) == ["true", "mismatch", "drop25", "drop50", "drop75", "shuffle", "synonym", "numbers",
-                                "addition", "salad"]
+    assert list(r.variants) == [
+        "true",
+        "mismatch",
+        "drop25",
+        "drop50",
+        "drop75",
+        "shuffle",
+        "synonym",
+        "numbers",
+        "addition",
+        "salad",
+    ]
     assert all(len(v.lines) == 20 and all(len(s) == 20 for s in v.scores.values()) for v in r.variants.values())
     assert r.mean("true", "bleu") == 100 and r.mean("true", "chrf") == 100
     assert r.mean("true", "ktr") > r.mean("drop25", "ktr") > r.mean("drop50", "ktr") > r.mean("drop75", "ktr")
     assert r.mean("mismatch", "ktr") < 0.2 < r.mean("true", "ktr")
-    assert len(r.changed("numbers")) == 1    # only "room 314" has digits
+    assert len(r.changed("numbers")) == 1  # only "room 314" has digits
     assert r.auc("ktr") > 0.9 and r.tau("ktr") < 0
 
 
@@ -115,7 +126,8 @@ def test_report_agrees_with_its_own_sentence_scores(sample_run):
     mism = [s["ktr"] for s in by_name["mismatch"]["segments"]]
     assert doc["auc_true_vs_mismatch"]["ktr"] == pytest.approx(M.auc(true, mism))
     assert by_name["shuffle"]["mean"]["bleu"] == pytest.approx(
-        sum(s["bleu"] for s in by_name["shuffle"]["segments"]) / 20)
+        sum(s["bleu"] for s in by_name["shuffle"]["segments"]) / 20
+    )
     md = metaeval_report.to_markdown(sample_run)
     assert f"| shuffle | 20 | {by_name['shuffle']['mean']['ktr']:.4f} |" in md
     assert all(f"- {line}" in md for line in doc["reading"])

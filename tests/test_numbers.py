@@ -1,4 +1,5 @@
 """The number stage: Korean numbers by value against English number expressions."""
+
 from decimal import Decimal
 
 import pytest
@@ -9,38 +10,57 @@ from ktr.korean.keywords import Keyword
 from ktr.matching.numbers import english_spans, korean_keys, korean_value
 
 
-@pytest.mark.parametrize("text, cls, value", [
-    ("2천", "numeral", 2000), ("이천십구", "numeral", 2019), ("3억 5천만", "numeral", 350_000_000),
-    ("스물다섯", "numeral", 25), ("세", "determiner", 3), ("첫째", "numeral", 1), ("세번째", "numeral", 3),
-    ("천만", "numeral", 10_000_000), ("12.5", "digits", Decimal("12.5")), ("1,000", "digits", 1000),
-    ("삼십", "numeral", 30), ("열", "numeral", 10),
-])
+@pytest.mark.parametrize(
+    "text, cls, value",
+    [
+        ("2천", "numeral", 2000),
+        ("이천십구", "numeral", 2019),
+        ("3억 5천만", "numeral", 350_000_000),
+        ("스물다섯", "numeral", 25),
+        ("세", "determiner", 3),
+        ("첫째", "numeral", 1),
+        ("세번째", "numeral", 3),
+        ("천만", "numeral", 10_000_000),
+        ("12.5", "digits", Decimal("12.5")),
+        ("1,000", "digits", 1000),
+        ("삼십", "numeral", 30),
+        ("열", "numeral", 10),
+    ],
+)
 def test_korean_values(text, cls, value):
     assert korean_value(text, cls) == value
 
 
-@pytest.mark.parametrize("text, cls", [
-    ("이", "determiner"),   # 이 as a determiner is "this", not 2
-    ("3 5", "numeral"),     # two numbers, not 35
-    ("수십", "numeral"),     # "tens of": no value
-    ("사람", "noun"),
-])
+@pytest.mark.parametrize(
+    "text, cls",
+    [
+        ("이", "determiner"),  # 이 as a determiner is "this", not 2
+        ("3 5", "numeral"),  # two numbers, not 35
+        ("수십", "numeral"),  # "tens of": no value
+        ("사람", "noun"),
+    ],
+)
 def test_not_numbers(text, cls):
     assert korean_value(text, cls) is None
 
 
 def spans(text):
     toks = tokenize(text)
-    return [(" ".join(toks[s.start:s.end]), sorted(s.keys)) for s in english_spans(toks)]
+    return [(" ".join(toks[s.start : s.end]), sorted(s.keys)) for s in english_spans(toks)]
 
 
 def test_english_number_expressions():
-    assert spans("the third floor, the 3rd floor, 3 floors") == [
-        ("third", ["n:3"]), ("3 rd", ["n:3"]), ("3", ["n:3"])]
+    assert spans("the third floor, the 3rd floor, 3 floors") == [("third", ["n:3"]), ("3 rd", ["n:3"]), ("3", ["n:3"])]
     assert spans("350 million dollars or 350,000,000 won") == [
-        ("350 million", ["n:350000000"]), ("350000000", ["n:350000000"])]
+        ("350 million", ["n:350000000"]),
+        ("350000000", ["n:350000000"]),
+    ]
     assert spans("twenty-five, two hundred and one, twice in March") == [
-        ("twenty five", ["n:25"]), ("two hundred and one", ["n:201"]), ("twice", ["n:2"]), ("march", ["m:3"])]
+        ("twenty five", ["n:25"]),
+        ("two hundred and one", ["n:201"]),
+        ("twice", ["n:2"]),
+        ("march", ["m:3"]),
+    ]
     assert spans("three four") == [("three", ["n:3"]), ("four", ["n:4"])]
 
 

@@ -1,4 +1,5 @@
 """The paper's Fig. 4 sentences with the real analyzers and the paper's own equivalents."""
+
 import pytest
 
 from ktr import Config, Scorer
@@ -54,7 +55,12 @@ def test_paper_scores_follow_the_formula(paper_scorer):
     assert system.ktr_micro == pytest.approx(14 / 20)
     third = system.sentences[2]
     assert {k.keyword.lemma: k.matched for k in third.keywords} == {
-        "삼": None, "층": None, "방": "room", "314": "314", "호실": "room number"}
+        "삼": None,
+        "층": None,
+        "방": "room",
+        "314": "314",
+        "호실": "room number",
+    }
 
 
 def test_paper_scores_with_kiwi(kiwi):

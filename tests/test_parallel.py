@@ -1,21 +1,21 @@
 """Speed must not change a result: ``--jobs N``, the look-ahead analysis thread and the analysis
 cache give exactly what scoring the lines one after another gives (issue cases 6.3 and 7.11)."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
+from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
+from ktr.errors import ConfigError, InputWarning
 from ktr.execution import local, unit
 from ktr.execution.analyzer_pool import AnalyzerPool
 from ktr.execution.jobs import resolve_jobs, split_jobs
-from ktr.scoring.analysis_cache import CachedAnalyzer
-from ktr.errors import ConfigError, InputWarning
 from ktr.sample import SYSTEMS, paths
+from ktr.scoring.analysis_cache import CachedAnalyzer
 from ktr.textio import read_lines
-
-from test_cli import assert_clean_error, ktr
 
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
 
@@ -35,8 +35,10 @@ def corpus(copies: int) -> tuple[list[str], dict[str, list[str]], list[str]]:
 def serial(scorer: Scorer, source, systems) -> dict:
     """The plain way: the whole source prepared at once, each system matched in turn."""
     prepared = scorer.prepare(source)
-    return {name: [s.to_dict() for s in scorer.score_prepared(prepared, name, lines).sentences]
-            for name, lines in systems.items()}
+    return {
+        name: [s.to_dict() for s in scorer.score_prepared(prepared, name, lines).sentences]
+        for name, lines in systems.items()
+    }
 
 
 def segments(report) -> dict:
@@ -55,22 +57,24 @@ def test_stretches_streams_and_look_ahead_thread_give_the_plain_result(kiwi, mon
     report = scorer.score(source, systems)
     assert segments(report) == serial(scorer, source, systems)
     assert [seg.index for seg in report.systems[0].sentences] == list(range(len(source)))
-    expected = [f"source:{n}: cleaned 1 control or surrogate character(s) before analysis (U+0000 NUL)"
-                for n in range(1, len(source) + 1, 3)]
+    expected = [
+        f"source:{n}: cleaned 1 control or surrogate character(s) before analysis (U+0000 NUL)"
+        for n in range(1, len(source) + 1, 3)
+    ]
     assert report.warnings == expected
 
 
 def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, monkeypatch):
-    from ktr.scoring.significance import bootstrap_report
-
     from sacrebleu.metrics import BLEU, CHRF
+
+    from ktr.scoring.significance import bootstrap_report
 
     source, systems, references = corpus(3)
     monkeypatch.setattr(unit, "STRETCH", 7)
-    monkeypatch.setattr(local, "STEP", 3)        # Kiwi streams: BLEU and chrF summed 3 lines at a time
+    monkeypatch.setattr(local, "STEP", 3)  # Kiwi streams: BLEU and chrF summed 3 lines at a time
     scorer = Scorer(Config(), analyzer=kiwi)
     src = tmp_path / "src.ko"
-    src.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(source).encode())    # BOM, CRLF, no final newline
+    src.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(source).encode())  # BOM, CRLF, no final newline
     files = {name: tmp_path / f"{name}.en" for name in systems}
     for name, path in files.items():
         path.write_text("\n".join(systems[name]) + "\n", encoding="utf-8")
@@ -89,7 +93,7 @@ def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, mon
         report.estimates = bootstrap_report(report, 100, 3, paired=True)
     assert streamed.to_dict() == listed.to_dict()
     assert set(streamed.estimates) == {"ktr", "precision", "f", "bleu", "chrf"}
-    with pytest.raises(ValueError, match="score with statistics=True"):     # BLEU cannot be resampled
+    with pytest.raises(ValueError, match="score with statistics=True"):  # BLEU cannot be resampled
         bootstrap_report(scorer.score(source, systems, [references]))
 
 
@@ -102,49 +106,55 @@ def test_bleu_and_chrf_summed_by_stretch_are_sacrebleu_s_corpus_scores(monkeypat
     fluent, other = systems["fluent"], systems["wordsalad"]
     found = metrics.ReferenceScores(keep=True)
     for a in range(0, len(fluent), 7):
-        found.add("fluent", fluent[a:a + 7], [references[a:a + 7], other[a:a + 7]])
+        found.add("fluent", fluent[a : a + 7], [references[a : a + 7], other[a : a + 7]])
     for name, metric in (("bleu", BLEU()), ("chrf", CHRF())):
         whole = metric.corpus_score(fluent, [references, other])
         assert found.scores("fluent")[name] == (round(whole.score, 4), str(metric.get_signature()))
         monkeypatch.setattr(metrics, "STRETCH", 5)
         stats, _ = metrics.sentence_statistics(name, fluent, [references, other])
-        assert stats == found.statistics("fluent", name) == metric._extract_corpus_statistics(fluent, [references, other])
+        assert (
+            stats == found.statistics("fluent", name) == metric._extract_corpus_statistics(fluent, [references, other])
+        )
 
 
-@pytest.mark.parametrize("analyzer, jobs, processes, threads", [
-
-    ("mecab", 2, 2, 1),     # two processes
-    ("kiwi", 2, 1, 2),      # one process, Kiwi analysing in two threads
-    ("kiwi", 3, 2, 2),      # two processes, each with two Kiwi threads
-])
+@pytest.mark.parametrize(
+    "analyzer, jobs, processes, threads",
+    [
+        ("mecab", 2, 2, 1),  # two processes
+        ("kiwi", 2, 1, 2),  # one process, Kiwi analysing in two threads
+        ("kiwi", 3, 2, 2),  # two processes, each with two Kiwi threads
+    ],
+)
 def test_more_jobs_give_the_one_job_result(monkeypatch, analyzer, jobs, processes, threads):
     source, systems, references = corpus(4)
-    monkeypatch.setattr(unit, "STRETCH", 16)   # the parent cuts; many stretches for two processes
+    monkeypatch.setattr(unit, "STRETCH", 16)  # the parent cuts; many stretches for two processes
     one = Scorer(Config(analyzer=analyzer)).score(source, systems, [references])
     more = Scorer(Config(analyzer=analyzer), jobs=jobs)
     assert (more.processes, more.threads) == (processes, threads)
     with pytest.warns(InputWarning) as caught:
         report = more.score(source, systems, [references])
     assert report.to_dict(sentences=True) == one.to_dict(sentences=True)
-    assert [str(w.message) for w in caught] == one.warnings          # reported once, in line order
+    assert [str(w.message) for w in caught] == one.warnings  # reported once, in line order
 
 
 def test_jobs_are_split_into_processes_and_analyzer_threads():
     assert split_jobs(1, Config()) == (1, 1)
     assert split_jobs(4, Config()) == (2, 2)
     assert split_jobs(4, Config(analyzer="mecab")) == (4, 1)
-    assert split_jobs(2, Config(timeout=30)) == (2, 1)      # Kiwi in a child process: no threads
+    assert split_jobs(2, Config(timeout=30)) == (2, 1)  # Kiwi in a child process: no threads
 
 
-@pytest.mark.parametrize("analyzer", ["kiwi", "mecab"])     # Kiwi threads; mecab processes
+@pytest.mark.parametrize("analyzer", ["kiwi", "mecab"])  # Kiwi threads; mecab processes
 def test_cli_jobs_two_prints_what_jobs_one_prints(tmp_path, analyzer):
-    source, systems, _ = corpus(30)                # more lines than one stretch
+    source, systems, _ = corpus(30)  # more lines than one stretch
     assert len(source) > unit.STRETCH
     src, hyp = tmp_path / "src.ko", tmp_path / "fluent.en"
     src.write_text("\n".join(source) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(systems["fluent"]) + "\n", encoding="utf-8")
-    runs = [ktr("score", "-s", src, "-t", hyp, "-a", analyzer, "-f", "json", "--sentences", "--jobs", jobs)
-            for jobs in ("1", "2")]
+    runs = [
+        ktr("score", "-s", src, "-t", hyp, "-a", analyzer, "-f", "json", "--sentences", "--jobs", jobs)
+        for jobs in ("1", "2")
+    ]
     assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
     assert runs[1].stdout == runs[0].stdout
     assert runs[1].stderr == runs[0].stderr and "180 more warnings not shown" in runs[0].stderr  # 200 in all
@@ -180,7 +190,8 @@ def test_cli_rejects_negative_jobs(tmp_path):
 
 def test_jobs_zero_means_one_per_core():
     import os
-    assert resolve_jobs(0) == len(os.sched_getaffinity(0))          # the cores this process may use
+
+    assert resolve_jobs(0) == len(os.sched_getaffinity(0))  # the cores this process may use
     assert (resolve_jobs(None), resolve_jobs(1), resolve_jobs(3)) == (1, 1, 3)
 
 
@@ -214,12 +225,17 @@ def test_ktr_run_analysing_with_two_jobs_writes_the_same_results(demo_run, tmp_p
 
     out, first = demo_run
     assert first.returncode == 0, first.stderr
-    env = {**os.environ, "KTR_CACHE_DIR": str(tmp_path / "cache")}   # nothing stored: all analysed
-    proc = subprocess.run([sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(tmp_path / "r"),
-                           "-q", "--jobs", "2"], cwd=ROOT, capture_output=True, text=True, env=env)
+    env = {**os.environ, "KTR_CACHE_DIR": str(tmp_path / "cache")}  # nothing stored: all analysed
+    proc = subprocess.run(
+        [sys.executable, "-m", "ktr.cli", "run", "configs/demo.yaml", "-o", str(tmp_path / "r"), "-q", "--jobs", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "r" / "results.json").read_text()) == json.loads((out / "results.json").read_text())
-    assert list((tmp_path / "cache" / "analyses").iterdir())      # the two threads' analyses were stored
+    assert list((tmp_path / "cache" / "analyses").iterdir())  # the two threads' analyses were stored
 
 
 @pytest.mark.parametrize("analyzer, jobs", [("kiwi", 1), ("mecab", 1), ("mecab", 2)])
@@ -230,7 +246,7 @@ def test_counts_without_keyword_details_give_the_same_summary(monkeypatch, analy
     lean = Scorer(Config(analyzer=analyzer), jobs=jobs).score(source, systems, [references], details=False)
     assert lean.to_dict() == full.to_dict()
     summary = lean.systems[0].summary()
-    detailed = full.systems[0].sentences      # the lean counts are those of the kept keywords
+    detailed = full.systems[0].sentences  # the lean counts are those of the kept keywords
     assert summary["keywords"] == sum(len(s.keywords) for s in detailed)
     assert summary["keywords_not_in_lexicon"] == sum(not k.in_lexicon for s in detailed for k in s.keywords)
     for kept, whole in zip(lean.systems[0].sentences, full.systems[0].sentences):

@@ -1,4 +1,5 @@
 """Case 12: properties of the score, checked on generated input with the real Kiwi and lexicon."""
+
 import random
 
 import pytest
@@ -15,8 +16,30 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 SENTENCES = read_lines(paths()["source"])
 NOISE = ["", " ", "\x00", "\x1b[1m", "😀", "👨\u200d👩\u200d👧", "ㅋㅋ", "\u2028", "\ud800", "Seoul", "123", "韓國"]
-ENGLISH = ["the", "a", "room", "key", "here", "is", "store", "department", "famous", "where", "floor",
-           "thank", "you", "water", "station", "bought", "buy", "clothes", "gift", "tomorrow", "😀", "\x00"]
+ENGLISH = [
+    "the",
+    "a",
+    "room",
+    "key",
+    "here",
+    "is",
+    "store",
+    "department",
+    "famous",
+    "where",
+    "floor",
+    "thank",
+    "you",
+    "water",
+    "station",
+    "bought",
+    "buy",
+    "clothes",
+    "gift",
+    "tomorrow",
+    "😀",
+    "\x00",
+]
 
 _scorer = None
 
@@ -25,13 +48,17 @@ def scorer() -> Scorer:
     global _scorer
     if _scorer is None:
         from tests.conftest import analyzer
+
         _scorer = Scorer(Config(), analyzer=analyzer("kiwi"))
     return _scorer
 
 
 sources = st.builds(
-    lambda base, noise, where: base[:where % (len(base) + 1)] + noise + base[where % (len(base) + 1):],
-    st.sampled_from(SENTENCES + [""]), st.sampled_from(NOISE), st.integers(0, 200))
+    lambda base, noise, where: base[: where % (len(base) + 1)] + noise + base[where % (len(base) + 1) :],
+    st.sampled_from(SENTENCES + [""]),
+    st.sampled_from(NOISE),
+    st.integers(0, 200),
+)
 hypotheses = st.lists(st.sampled_from(ENGLISH), max_size=15).map(" ".join)
 
 
@@ -73,11 +100,12 @@ def test_invariant_to_word_order(source, data):
     own = [w for t in prepared.targets[0] for e in t.equivalents if len(phrase(e)) == 1 for w in phrase(e)]
     words = data.draw(st.lists(st.sampled_from(own + ENGLISH), max_size=15))
     shuffled = data.draw(st.permutations(words))
-    multiword = [phrase(p) for t in prepared.targets[0] for p in (*t.equivalents, *t.synonyms, *t.idioms)
-                 if len(phrase(p)) > 1]
+    multiword = [
+        phrase(p) for t in prepared.targets[0] for p in (*t.equivalents, *t.synonyms, *t.idioms) if len(phrase(p)) > 1
+    ]
     for order in (words, shuffled):
         tokens = tokenize(" ".join(order))
-        assume(not any(tuple(tokens[i:i + len(m)]) == m for m in multiword for i in range(len(tokens))))
+        assume(not any(tuple(tokens[i : i + len(m)]) == m for m in multiword for i in range(len(tokens))))
     a, b = one(source, " ".join(words)), one(source, " ".join(shuffled))
     assert (a.score, a.transferred) == (b.score, b.transferred)
 
@@ -91,4 +119,4 @@ def test_adding_an_equivalent_of_a_missed_keyword_never_lowers_the_score(source,
     keyword = rnd.choice(missed)
     after = one(source, f"{hypothesis} {rnd.choice(keyword.equivalents)}")
     assert after.score >= before.score
-    assert after.transferred >= before.transferred + 1   # the new words are free for it
+    assert after.transferred >= before.transferred + 1  # the new words are free for it

@@ -6,6 +6,7 @@
 so other scores 1, 1/2, 1/2 (mean 2/3), precision 1, 1, 1/2, F (β 0.5) 1, 5/6, 1/2; against the
 baseline system ``out`` (2/3, 1, 1/2) line 2 differs most (-0.5, 물 lost), then line 1 (+1/3).
 """
+
 import csv
 import io
 import json
@@ -19,7 +20,7 @@ from ktr.reports.markdown import markdown
 from tests.test_outputs import LEXICON, OUTPUT, SOURCE
 
 OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
-PETS = ["A cat and a dog.", "", "", ""]      # transfers nothing; cat and dog are added
+PETS = ["A cat and a dog.", "", "", ""]  # transfers nothing; cat and dog are added
 
 
 def experiment_run(where, kiwi, systems: dict[str, list[str]], settings: str, source=SOURCE, pipeline=""):
@@ -32,24 +33,46 @@ def experiment_run(where, kiwi, systems: dict[str, list[str]], settings: str, so
     (where / "six.tsv").write_text(LEXICON, encoding="utf-8")
     config = where / "exp.yaml"
     named = ", ".join(f"{name}: {name}.en" for name in systems)
-    config.write_text(f"data: {{source: src.ko, systems: {{{named}}}}}\n"
-                      f"pipeline: {{lexicons: [six.tsv], matching: [exact, inflection]{pipeline}}}\n" + settings,
-                      encoding="utf-8")
-    return run_experiment(load_experiment(config), quiet=True, analyzer_factory=(lambda name: kiwi) if kiwi else None,
-                          analysis_cache=where / "cache")
+    config.write_text(
+        f"data: {{source: src.ko, systems: {{{named}}}}}\n"
+        f"pipeline: {{lexicons: [six.tsv], matching: [exact, inflection]{pipeline}}}\n" + settings,
+        encoding="utf-8",
+    )
+    return run_experiment(
+        load_experiment(config),
+        quiet=True,
+        analyzer_factory=(lambda name: kiwi) if kiwi else None,
+        analysis_cache=where / "cache",
+    )
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory, kiwi):
-    return experiment_run(tmp_path_factory.mktemp("exp"), kiwi, {"out": OUTPUT, "other": OTHER},
-                          "compare: {resamples: 0, differences: 1}\noutput: {formats: [tsv, json, md]}\n")
+    return experiment_run(
+        tmp_path_factory.mktemp("exp"),
+        kiwi,
+        {"out": OUTPUT, "other": OTHER},
+        "compare: {resamples: 0, differences: 1}\noutput: {formats: [tsv, json, md]}\n",
+    )
 
 
 def test_segments_tsv_by_hand(run):
     rows = list(csv.reader(io.StringIO(segments_tsv(run)), delimiter="\t"))
     assert rows == [
-        ["variant", "system", "index", "score", "keywords", "transferred", "not_in_lexicon", "transferred_keywords",
-         "missed_keywords", "precision", "f", "added"],
+        [
+            "variant",
+            "system",
+            "index",
+            "score",
+            "keywords",
+            "transferred",
+            "not_in_lexicon",
+            "transferred_keywords",
+            "missed_keywords",
+            "precision",
+            "f",
+            "added",
+        ],
         ["base", "out", "0", "0.6667", "3", "2", "0", "학생/noun 읽다/verb", "책/noun", "0.6667", "0.6667", "letter"],
         ["base", "out", "1", "1.0000", "2", "2", "0", "물/noun 마시다/verb", "", "1.0000", "1.0000", ""],
         ["base", "out", "2", "0.5000", "2", "1", "1", "오다/verb", "철수/proper_noun", "1.0000", "0.8333", ""],
@@ -67,13 +90,16 @@ def test_results_json_by_hand(run):
     assert (out["name"], other["name"]) == ("out", "other")
     assert (other["ktr"], other["ktr_micro"]) == (pytest.approx(2 / 3), pytest.approx(5 / 7))
     assert (other["precision"], other["f"]) == (pytest.approx(2.5 / 3), pytest.approx((1 + 5 / 6 + 1 / 2) / 3))
-    assert out["classes"] == {"noun": {"keywords": 3, "transferred": 2, "rate": pytest.approx(2 / 3)},
-                              "proper_noun": {"keywords": 1, "transferred": 0, "rate": 0.0},
-                              "verb": {"keywords": 3, "transferred": 3, "rate": 1.0}}
-    assert out["score_histogram"] == [0, 0, 0, 0, 0, 1, 1, 0, 0, 1]     # 1/2, 2/3, 1
+    assert out["classes"] == {
+        "noun": {"keywords": 3, "transferred": 2, "rate": pytest.approx(2 / 3)},
+        "proper_noun": {"keywords": 1, "transferred": 0, "rate": 0.0},
+        "verb": {"keywords": 3, "transferred": 3, "rate": 1.0},
+    }
+    assert out["score_histogram"] == [0, 0, 0, 0, 0, 1, 1, 0, 0, 1]  # 1/2, 2/3, 1
     assert other["score_histogram"] == [0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
-    assert variant["differences"] == {"other": [{"index": 1, "baseline_score": 1.0, "score": 0.5, "delta": -0.5,
-                                                 "gained": [], "lost": ["물"]}]}     # compare.differences: 1
+    assert variant["differences"] == {
+        "other": [{"index": 1, "baseline_score": 1.0, "score": 0.5, "delta": -0.5, "gained": [], "lost": ["물"]}]
+    }  # compare.differences: 1
     assert variant["failed_lines"] == []
 
 
@@ -85,8 +111,8 @@ def test_summary_table_by_hand(run):
     assert lines[5].split() == ["out", "0.7222", "0.7143", "7", "5", "0.8333", "0.8889", "1"]
     assert lines[6].split() == ["other", "0.6667", "0.7143", "7", "5", "0.7778", "0.8333", "1"]
     assert lines[7].startswith("signature: ktr:") and "|match:exact,inflection|" in lines[7]
-    assert lines[1] == "" and len(lines) == 8                   # one variant: no table of variants
-    assert summary_text(run) == "\n".join(lines) + "\n"          # one newline at the end
+    assert lines[1] == "" and len(lines) == 8  # one variant: no table of variants
+    assert summary_text(run) == "\n".join(lines) + "\n"  # one newline at the end
 
 
 def test_the_differences_in_the_markdown_report(run):
@@ -103,15 +129,20 @@ def test_only_the_configured_formats_are_written(run, tmp_path):
     assert sorted(p.name for p in (tmp_path / "report").iterdir()) == ["report.md", "results.json", "segments.tsv"]
     assert (tmp_path / "report" / "segments.tsv").read_text(encoding="utf-8") == segments_tsv(run)
     assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8")) == json.loads(
-        json.dumps(run.to_dict()))
+        json.dumps(run.to_dict())
+    )
 
 
 @pytest.fixture(scope="module")
 def two_variants(tmp_path_factory, kiwi):
     """The same run with a third system (PETS) and a second variant, exact matching alone: reads,
     drank and came no longer count."""
-    return experiment_run(tmp_path_factory.mktemp("variants"), kiwi, {"out": OUTPUT, "other": OTHER, "pets": PETS},
-                          "variants: {base: {}, exact: {matching: [exact]}}\ncompare: {resamples: 0}\n")
+    return experiment_run(
+        tmp_path_factory.mktemp("variants"),
+        kiwi,
+        {"out": OUTPUT, "other": OTHER, "pets": PETS},
+        "variants: {base: {}, exact: {matching: [exact]}}\ncompare: {resamples: 0}\n",
+    )
 
 
 def test_the_variants_table_by_hand(two_variants):
@@ -128,8 +159,22 @@ def test_the_variants_table_by_hand(two_variants):
 def test_segments_tsv_lists_every_missed_keyword_and_added_word(two_variants):
     rows = [row.split("\t") for row in segments_tsv(two_variants).splitlines()]
     pets = [row for row in rows if row[:3] == ["exact", "pets", "0"]]
-    assert pets == [["exact", "pets", "0", "0.0000", "3", "0", "0", "", "학생/noun 책/noun 읽다/verb", "0.0000",
-                     "0.0000", "cat dog"]]
+    assert pets == [
+        [
+            "exact",
+            "pets",
+            "0",
+            "0.0000",
+            "3",
+            "0",
+            "0",
+            "",
+            "학생/noun 책/noun 읽다/verb",
+            "0.0000",
+            "0.0000",
+            "cat dog",
+        ]
+    ]
 
 
 def test_every_format_is_rendered_as_its_own(two_variants, tmp_path):
@@ -141,13 +186,17 @@ def test_every_format_is_rendered_as_its_own(two_variants, tmp_path):
     assert html.lstrip().lower().startswith("<!doctype html>") and "학생이 책을 읽었다." in html
     text = render(two_variants, "json")
     assert text.startswith('{\n  "ktr_version": ') and text.endswith("}\n") and '"lost": [\n' in text
-    assert '"물"' in text                                     # Hangul as written, not escaped
+    assert '"물"' in text  # Hangul as written, not escaped
     nested = tmp_path / "a" / "b"
-    assert [p.name for p in write_reports(two_variants, nested)] == ["results.json", "segments.tsv", "report.md",
-                                                                    "report.html"]
+    assert [p.name for p in write_reports(two_variants, nested)] == [
+        "results.json",
+        "segments.tsv",
+        "report.md",
+        "report.html",
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert len(write_reports(two_variants, empty)) == 4            # an empty folder is used as it is
+    assert len(write_reports(two_variants, empty)) == 4  # an empty folder is used as it is
     blocked = tmp_path / "file"
     blocked.write_text("", encoding="utf-8")
     with pytest.raises(InputError, match=f"{blocked / 'out'}: cannot write the report: Not a directory"):
@@ -163,12 +212,12 @@ def test_a_folder_that_holds_something_is_refused_unless_overwrite(run, tmp_path
     (folder / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(InputError, match=f"{folder}: output folder exists and is not empty; use --overwrite"):
         write_reports(run, folder)
-    assert [p.name for p in folder.iterdir()] == ["notes.txt"]          # nothing written
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]  # nothing written
     write_reports(run, folder, overwrite=True)
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "report.md", "results.json", "segments.tsv"]
     with pytest.raises(InputError, match=f"{folder / 'notes.txt'}: exists and is not a folder"):
         prepare_output(folder / "notes.txt", overwrite=True)
-    prepare_output(tmp_path / "new", overwrite=False)                    # absent: fine, not made yet
+    prepare_output(tmp_path / "new", overwrite=False)  # absent: fine, not made yet
     assert not (tmp_path / "new").exists()
 
 
@@ -177,8 +226,14 @@ def test_the_summary_names_the_lines_not_scored(tmp_path):
     from tests.test_commands import LONG
 
     with pytest.warns(Warning, match="src.ko:2: not scored"):
-        failed = experiment_run(tmp_path, None, {"out": ["the student", "a book", "water"]}, "compare: {resamples: 0}\n",
-                                source=["학생", LONG, "물"], pipeline=", timeout: 1, max_chars: 1000000")
+        failed = experiment_run(
+            tmp_path,
+            None,
+            {"out": ["the student", "a book", "water"]},
+            "compare: {resamples: 0}\n",
+            source=["학생", LONG, "물"],
+            pipeline=", timeout: 1, max_chars: 1000000",
+        )
     lines = summary_text(failed).splitlines()
     start = lines.index("NOT SCORED: 1 sentence(s) on which the analyzer failed:")
-    assert lines[start + 1:] == ["  line 2: kiwi gave no result within timeout=1s"]     # indented, and the end
+    assert lines[start + 1 :] == ["  line 2: kiwi gave no result within timeout=1s"]  # indented, and the end

@@ -1,15 +1,25 @@
 """Bootstrap intervals and paired tests: checked by enumerating every resample of tiny cases,
 against ktr.scoring.results's own aggregation, and against sacreBLEU's --paired-bs on the sample."""
+
 import itertools
 from math import comb
 
 import numpy as np
 import pytest
 
-from ktr.scoring.results import SentenceResult, SystemResult, macro, micro
-from ktr.scoring.significance import (ResampledSystem, bootstrap, confidence_interval, f_statistic, ktr_statistic,
-                              paired_p_value, precision_statistic, resample_counts, sacrebleu_statistic)
 from ktr.sample import paths as sample_paths
+from ktr.scoring.results import SentenceResult, SystemResult, macro, micro
+from ktr.scoring.significance import (
+    ResampledSystem,
+    bootstrap,
+    confidence_interval,
+    f_statistic,
+    ktr_statistic,
+    paired_p_value,
+    precision_statistic,
+    resample_counts,
+    sacrebleu_statistic,
+)
 from ktr.textio import read_lines
 
 
@@ -17,8 +27,12 @@ def system(stats, aggregation="macro", no_keywords="exclude", name="s", weights=
     """A SystemResult from (counted, transferred) pairs (the keywords themselves do not matter
     here); ``weights``: the class-weighted (weight, weight transferred) pairs."""
     weights = weights or [(float(c), float(t)) for c, t in stats]
-    return SystemResult(name, [SentenceResult(i, (), c, t, w, wt) for i, ((c, t), (w, wt)) in enumerate(zip(stats, weights))],
-                        aggregation, no_keywords)
+    return SystemResult(
+        name,
+        [SentenceResult(i, (), c, t, w, wt) for i, ((c, t), (w, wt)) in enumerate(zip(stats, weights))],
+        aggregation,
+        no_keywords,
+    )
 
 
 def every_resample(n):
@@ -62,15 +76,24 @@ def test_identical_systems_are_not_significant():
     assert paired_p_value(a, b, 0.0) == 1.0
 
 
-@pytest.mark.parametrize("aggregation,no_keywords", [("macro", "exclude"), ("macro", "zero"), ("macro", "one"),
-                                                      ("micro", "exclude"), ("weighted", "exclude"), ("weighted", "one")])
+@pytest.mark.parametrize(
+    "aggregation,no_keywords",
+    [
+        ("macro", "exclude"),
+        ("macro", "zero"),
+        ("macro", "one"),
+        ("micro", "exclude"),
+        ("weighted", "exclude"),
+        ("weighted", "one"),
+    ],
+)
 def test_resampled_scores_are_ktr_score_aggregation(aggregation, no_keywords):
     stats = [(3, 2), (0, 0), (5, 5), (2, 0), (4, 1), (0, 0), (1, 1)]
     weights = [(2.5, 2.0), (0.0, 0.0), (4.0, 4.0), (1.5, 0.0), (3.0, 0.5), (0.0, 0.0), (0.5, 0.5)]
     s = system(stats, aggregation, no_keywords, weights=weights)
     chunk = next(resample_counts(len(stats), 50, seed=7))
     fast = ktr_statistic(s).scores(chunk)
-    slow = ResampledSystem(s).scores(chunk)          # re-aggregates resampled SentenceResults
+    slow = ResampledSystem(s).scores(chunk)  # re-aggregates resampled SentenceResults
     pairs = weights if aggregation == "weighted" else stats
     for row, f, g in zip(chunk, fast, slow):
         picked = [st for st, k in zip(pairs, row) for _ in range(int(k))]
@@ -84,9 +107,10 @@ def test_resampled_precision_and_f_are_the_system_s_own_aggregation(aggregation)
     # (counted, transferred), (content words, traced); one line failed, one output without content words
     stats = [(3, 2), (2, 2), (4, 1), (2, 0), (1, 1)]
     words = [(4, 3), (0, 0), (5, 2), (3, 3), (2, 1)]
-    sentences = [SentenceResult(i, (), c, t, float(c), float(t), content=w, traced=tr,
-                                failed="timeout" if i == 3 else None)
-                 for i, ((c, t), (w, tr)) in enumerate(zip(stats, words))]
+    sentences = [
+        SentenceResult(i, (), c, t, float(c), float(t), content=w, traced=tr, failed="timeout" if i == 3 else None)
+        for i, ((c, t), (w, tr)) in enumerate(zip(stats, words))
+    ]
     s = SystemResult("s", sentences, aggregation, "exclude", beta=0.5)
     chunk = next(resample_counts(len(stats), 40, seed=3))
     for statistic, attribute in ((precision_statistic(s), "precision"), (f_statistic(s), "f")):
@@ -108,7 +132,7 @@ def test_chunks_draw_the_same_resamples_as_one_draw(monkeypatch):
     import ktr.scoring.significance as sig
 
     whole = np.vstack(list(resample_counts(50, 40, seed=9)))
-    monkeypatch.setattr(sig, "_CHUNK_CELLS", 50 * 7)        # 7 rows per chunk
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 50 * 7)  # 7 rows per chunk
     chunked = list(resample_counts(50, 40, seed=9))
     assert len(chunked) == 6 and np.array_equal(np.vstack(chunked), whole)
 
@@ -123,12 +147,19 @@ def test_agrees_with_sacrebleu_paired_bs(metric):
     base_lines, other_lines = read_lines(p["fluent"]), read_lines(p["wordsalad"])
     m = {"bleu": BLEU, "chrf": CHRF}[metric](references=[ref])
     base_stats = m._extract_corpus_statistics(base_lines, None)
-    _, theirs = _paired_bs_test({metric: (np.array(base_stats), m._aggregate_and_compute(base_stats))},
-                                "other", other_lines, None, {metric: m}, n_samples=1000, seed=12345)
+    _, theirs = _paired_bs_test(
+        {metric: (np.array(base_stats), m._aggregate_and_compute(base_stats))},
+        "other",
+        other_lines,
+        None,
+        {metric: m},
+        n_samples=1000,
+        seed=12345,
+    )
     s0, st0, _ = sacrebleu_statistic(metric, base_lines, [ref])
     s1, st1, _ = sacrebleu_statistic(metric, other_lines, [ref])
     a, b = bootstrap([st0, st1], len(ref), 1000, 12345)
     assert paired_p_value(a, b, s1 - s0) == pytest.approx(theirs[metric].p_value)
     low, high = confidence_interval(b)
-    assert (high - low) / 2 == pytest.approx(theirs[metric].ci, rel=1e-5)    # sacreBLEU reports the half-width
+    assert (high - low) / 2 == pytest.approx(theirs[metric].ci, rel=1e-5)  # sacreBLEU reports the half-width
     assert b.mean() == pytest.approx(theirs[metric].mean, rel=1e-5)

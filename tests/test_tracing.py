@@ -1,5 +1,6 @@
 """The precision side: output words traced to the source, on hand-worked sentences, with the
 real Kiwi, lexicon and WordNet; the F score; the fields in every output format."""
+
 import json
 
 import pytest
@@ -26,14 +27,21 @@ def test_a_content_word_is_traced_by_a_keyword_span_or_a_word_the_source_writes(
 
 def test_light_verbs_count_only_when_a_keyword_matched_them():
     tokens = tokenize("They made a decision")
-    assert trace(tokens, [(3, 4)]) == (1, 1, ())            # "made" is support, not content
-    assert trace(tokens, [(1, 2), (3, 4)]) == (2, 2, ())    # 만들다 matched "made": it counts
+    assert trace(tokens, [(3, 4)]) == (1, 1, ())  # "made" is support, not content
+    assert trace(tokens, [(1, 2), (3, 4)]) == (2, 2, ())  # 만들다 matched "made": it counts
 
 
-@pytest.mark.parametrize("recall, precision, beta, expected", [
-    (1.0, 0.5, 1, 2 / 3), (0.5, 1.0, 0.5, 1.25 * 0.5 / (0.25 + 0.5)), (0.8, 0.4, 2, 5 * 0.32 / (1.6 + 0.8)),
-    (0.0, 1.0, 1, 0.0), (0.6, None, 1, 0.0), (None, 0.7, 1, None),
-])
+@pytest.mark.parametrize(
+    "recall, precision, beta, expected",
+    [
+        (1.0, 0.5, 1, 2 / 3),
+        (0.5, 1.0, 0.5, 1.25 * 0.5 / (0.25 + 0.5)),
+        (0.8, 0.4, 2, 5 * 0.32 / (1.6 + 0.8)),
+        (0.0, 1.0, 1, 0.0),
+        (0.6, None, 1, 0.0),
+        (None, 0.7, 1, None),
+    ],
+)
 def test_f_beta_hand_computed(recall, precision, beta, expected):
     got = f_beta(recall, precision, beta)
     assert got == pytest.approx(expected) if expected is not None else got is None
@@ -59,7 +67,10 @@ def test_a_keyword_explains_one_place_so_extra_glosses_are_added(scorer):
 
 def test_padding_is_added_and_lowers_f_not_ktr(scorer):
     source = "나는 사과를 샀다."
-    plain, padded = one(scorer, source, "I bought apples."), one(scorer, source, "I bought apples. The weather was lovely.")
+    plain, padded = (
+        one(scorer, source, "I bought apples."),
+        one(scorer, source, "I bought apples. The weather was lovely."),
+    )
     assert plain.score == padded.score == 1.0
     assert (plain.precision, padded.precision) == (1.0, 0.5)
     assert [w for _, w in padded.added] == ["weather", "lovely"]
@@ -73,17 +84,23 @@ def test_a_word_used_by_one_keyword_is_not_used_again(scorer):
 
 
 def test_system_precision_and_f_aggregate_the_sentences(scorer):
-    system = scorer.score(["가격", "나는 사과를 샀다."], ["price cost value", "I bought apples. The weather was lovely."]).systems[0]
+    system = scorer.score(
+        ["가격", "나는 사과를 샀다."], ["price cost value", "I bought apples. The weather was lovely."]
+    ).systems[0]
     assert system.precision == pytest.approx((1 / 3 + 1 / 2) / 2)
     assert system.precision_micro == pytest.approx(3 / 7)
     assert system.f == pytest.approx(sum(s.f(0.5) for s in system.sentences) / 2)
     assert system.summary()["added"] == 4 and system.summary()["f_beta"] == 0.5
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"f_beta": 0}, "f_beta: must be a number above 0"), ({"f_beta": -1.5}, "f_beta: must be a number above 0"),
-    ({"headline": "bleu"}, "headline: 'bleu' is not valid"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"f_beta": 0}, "f_beta: must be a number above 0"),
+        ({"f_beta": -1.5}, "f_beta: must be a number above 0"),
+        ({"headline": "bleu"}, "headline: 'bleu' is not valid"),
+    ],
+)
 def test_f_options_are_checked(changes, message):
     with pytest.raises(ConfigError, match=message):
         Config.from_dict(changes)
@@ -114,7 +131,11 @@ def test_tsv_table_and_explain_show_the_precision_side(files):
     header = rows[0].split("\t")
     second = dict(zip(header, rows[2].split("\t")))
     assert (second["precision"], second["content_words"], second["traced"], second["added"]) == (
-        "0.5000", "4", "2", "weather lovely")
+        "0.5000",
+        "4",
+        "2",
+        "weather lovely",
+    )
     assert second["f"] == f"{1.25 * 0.5 / (0.25 * 0.5 + 1):.4f}"
     table = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "--headline", "f").stdout.splitlines()
     assert table[0].split()[:3] == ["system", "F", "KTR"] and "prec" in table[0] and "added" in table[0]

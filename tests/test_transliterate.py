@@ -1,36 +1,65 @@
 """The transliteration stage: names and loanwords by sound."""
+
 import pytest
 
 from ktr import Config, Scorer
 from ktr.matching.transliteration import english_key, korean_key, romanize, similarity, sound_key
 
 
-@pytest.mark.parametrize("korean, english", [
-    ("클린턴", "clinton"), ("컴퓨터", "computer"), ("서울", "seoul"), ("부산", "busan"), ("부산", "pusan"),
-    ("오바마", "obama"), ("워싱턴", "washington"), ("스미스", "smith"), ("토머스", "thomas"),
-    ("프랑스", "france"), ("인터넷", "internet"), ("팔레스타인", "palestinian"),
-    # an r before a consonant or at the end and gh are optional sounds
-    ("오마르", "omar"), ("카터", "carter"), ("다바그", "dabbagh"), ("아프가니스탄", "afghanistan"),
-    ("스피어", "sphere"),                              # so is an r before a final e
-    ("나하리야", "nahariya"), ("와하즈", "wahhaj"),      # an h inside a word may be 하
-    ("다코타", "dakotas"), ("파리", "paris"),            # a final s may be a plural or silent
-    ("제츠", "jets"), ("스포츠", "sports"),              # 츠 spells ts
-])
+@pytest.mark.parametrize(
+    "korean, english",
+    [
+        ("클린턴", "clinton"),
+        ("컴퓨터", "computer"),
+        ("서울", "seoul"),
+        ("부산", "busan"),
+        ("부산", "pusan"),
+        ("오바마", "obama"),
+        ("워싱턴", "washington"),
+        ("스미스", "smith"),
+        ("토머스", "thomas"),
+        ("프랑스", "france"),
+        ("인터넷", "internet"),
+        ("팔레스타인", "palestinian"),
+        # an r before a consonant or at the end and gh are optional sounds
+        ("오마르", "omar"),
+        ("카터", "carter"),
+        ("다바그", "dabbagh"),
+        ("아프가니스탄", "afghanistan"),
+        ("스피어", "sphere"),  # so is an r before a final e
+        ("나하리야", "nahariya"),
+        ("와하즈", "wahhaj"),  # an h inside a word may be 하
+        ("다코타", "dakotas"),
+        ("파리", "paris"),  # a final s may be a plural or silent
+        ("제츠", "jets"),
+        ("스포츠", "sports"),  # 츠 spells ts
+    ],
+)
 def test_same_sound(korean, english):
     assert similarity(korean_key(korean), english_key(english)) >= 0.8
 
 
-@pytest.mark.parametrize("korean, english", [
-    ("오바마", "bomb"), ("클린턴", "clean"), ("독일", "germany"), ("서울", "seven"),
-    ("오마르", "more"), ("다바그", "dab"), ("나하리야", "nail"), ("다코타", "dates"), ("제츠", "jet"),
-])
+@pytest.mark.parametrize(
+    "korean, english",
+    [
+        ("오바마", "bomb"),
+        ("클린턴", "clean"),
+        ("독일", "germany"),
+        ("서울", "seven"),
+        ("오마르", "more"),
+        ("다바그", "dab"),
+        ("나하리야", "nail"),
+        ("다코타", "dates"),
+        ("제츠", "jet"),
+    ],
+)
 def test_different_sound(korean, english):
     assert similarity(korean_key(korean), english_key(english)) < 0.8
 
 
 def test_romanize_and_short_keys():
     assert romanize("클린턴") == "keulrinteon"
-    assert sound_key("유엔") == ""          # one consonant: would match "in", "on", "one"
+    assert sound_key("유엔") == ""  # one consonant: would match "in", "on", "one"
     assert sound_key("서울") == "SL"
 
 
@@ -54,7 +83,7 @@ def test_names_match_capitalized_words_only(scorer):
 
 
 def test_two_word_names(kiwi):
-    scorer = Scorer(Config(matching=("transliteration",)), analyzer=kiwi)   # the stage alone
+    scorer = Scorer(Config(matching=("transliteration",)), analyzer=kiwi)  # the stage alone
     seg = scorer.score(["라스베이거스에 갔다."], ["He went to Las Vegas."]).systems[0].sentences[0]
     assert (seg.keywords[0].matched, seg.keywords[0].how) == ("las vegas", "transliteration")
 
@@ -63,6 +92,6 @@ def test_threshold_is_an_option(kiwi):
     src, out = ["호날두에게 갔다."], ["He went to Ronaldo."]
     loose = Scorer(Config(matching=("transliteration",), transliteration_threshold=0.7), analyzer=kiwi)
     strict = Scorer(Config(matching=("transliteration",), transliteration_threshold=1.0), analyzer=kiwi)
-    assert loose.score(src, out).systems[0].sentences[0].keywords[0].transferred   # HNLT ~ LNLT: 0.75
+    assert loose.score(src, out).systems[0].sentences[0].keywords[0].transferred  # HNLT ~ LNLT: 0.75
     assert not strict.score(src, out).systems[0].sentences[0].keywords[0].transferred
     assert "tl:1" in strict.signature.short()

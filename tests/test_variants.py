@@ -1,4 +1,5 @@
 """The variant builders of the meta-evaluation, on small inputs, with the real WordNet."""
+
 import random
 import re
 
@@ -6,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktr.experiments import variants as V
 from ktr.errors import InputError
+from ktr.experiments import variants as V
 
-GIFT = "He bought clothes and gave them to me as a gift."   # content: bought clothes gave gift
+GIFT = "He bought clothes and gave them to me as a gift."  # content: bought clothes gave gift
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +35,10 @@ def test_content_words_follow_the_documented_rule(vocab):
     assert stems("The Xqzt's well-known five-minute walk", vocab) == ["well-known", "five-minute", "walk"]
 
 
-@pytest.mark.parametrize("percent, n, dropped", [
-    (25, 1, 0), (50, 1, 1), (75, 1, 1), (25, 2, 1), (50, 3, 2), (50, 4, 2), (75, 4, 3), (25, 10, 3)])
+@pytest.mark.parametrize(
+    "percent, n, dropped",
+    [(25, 1, 0), (50, 1, 1), (75, 1, 1), (25, 2, 1), (50, 3, 2), (50, 4, 2), (75, 4, 3), (25, 10, 3)],
+)
 def test_drop_count_rounds_half_up(percent, n, dropped):
     assert V.drop_count(percent, n) == dropped
 
@@ -82,8 +85,10 @@ def test_mismatch_of_one_line_is_a_clear_error():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat.", "a", "Cat,"]), min_size=1, max_size=12),
-       st.integers(0, 1000))
+@given(
+    st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat.", "a", "Cat,"]), min_size=1, max_size=12),
+    st.integers(0, 1000),
+)
 def test_shuffle_keeps_the_tokens_and_changes_their_order(tokens, seed):
     text = " ".join(tokens)
     out = V.shuffle(text, random.Random(seed))
@@ -114,9 +119,9 @@ def test_synonym_keeps_names_possessives_and_words_without_synonyms(vocab):
     assert V.synonyms("Gordon", vocab) == "Gordon"
     out = V.synonyms("the nation's museum.", vocab)
     assert out.startswith("the ") and "'s museum." in out and "nation's" not in out
-    assert vocab.synonym("museum") is None      # WordNet's only sense of museum has no other lemma
-    assert vocab.synonym("seven") is None       # its lemmas are 7 and the Roman numeral vii
-    assert vocab.synonym("children") not in ("child", "children")   # not an inflection of itself
+    assert vocab.synonym("museum") is None  # WordNet's only sense of museum has no other lemma
+    assert vocab.synonym("seven") is None  # its lemmas are 7 and the Roman numeral vii
+    assert vocab.synonym("children") not in ("child", "children")  # not an inflection of itself
 
 
 def test_build_gives_every_variant_line_by_line_and_is_reproducible(vocab):

@@ -1,4 +1,5 @@
 """``python -m ktr.cli``."""
+
 import sys
 
 from ktr.cli.main import main

@@ -1,4 +1,5 @@
 """What every command shares: exit codes and the config from ``-c`` and ``-a``."""
+
 from __future__ import annotations
 
 import argparse
@@ -27,17 +28,34 @@ def add_engine_arguments(p: argparse.ArgumentParser, shards: bool = False) -> No
     from ktr.execution.engines import ENGINES
 
     g = p.add_argument_group("engine (docs/cluster.md)")
-    g.add_argument("--engine", choices=ENGINES, default="local",
-                   help="local: this machine (--jobs); dask: the workers of a Dask cluster (default local)")
-    g.add_argument("--scheduler", metavar="ADDRESS",
-                   help="the Dask scheduler to run on (tcp://host:8786); without it, a local cluster of --workers")
-    g.add_argument("--workers", type=int, metavar="N",
-                   help="worker processes of the local Dask cluster started for the run (default 2)")
+    g.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="local: this machine (--jobs); dask: the workers of a Dask cluster (default local)",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the Dask scheduler to run on (tcp://host:8786); without it, a local cluster of --workers",
+    )
+    g.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="worker processes of the local Dask cluster started for the run (default 2)",
+    )
     if shards:
-        g.add_argument("--shards", metavar="DIR",
-                       help="write each task's per-line results into DIR as it finishes, with a manifest (dask)")
-        g.add_argument("--resume", action="store_true",
-                       help="continue the run whose shards are in --shards DIR: only the tasks not finished")
+        g.add_argument(
+            "--shards",
+            metavar="DIR",
+            help="write each task's per-line results into DIR as it finishes, with a manifest (dask)",
+        )
+        g.add_argument(
+            "--resume",
+            action="store_true",
+            help="continue the run whose shards are in --shards DIR: only the tasks not finished",
+        )
 
 
 def engine_from(args: argparse.Namespace) -> Engine:
@@ -47,15 +65,20 @@ def engine_from(args: argparse.Namespace) -> Engine:
     from ktr.execution.options import Engine
 
     dask = args.engine == "dask"
-    return Engine(args.engine, scheduler=args.scheduler, workers=args.workers,
-                  shards=getattr(args, "shards", None), resume=getattr(args, "resume", False),
-                  progress=dask and not getattr(args, "quiet", False),
-                  announce=(lambda text: print(f"ktr: {text}", file=sys.stderr)) if dask else None)
+    return Engine(
+        args.engine,
+        scheduler=args.scheduler,
+        workers=args.workers,
+        shards=getattr(args, "shards", None),
+        resume=getattr(args, "resume", False),
+        progress=dask and not getattr(args, "quiet", False),
+        announce=(lambda text: print(f"ktr: {text}", file=sys.stderr)) if dask else None,
+    )
 
 
 def engine_field(engine: Engine) -> dict[str, Any]:
     """The ``engine`` field of a distributed run's JSON output."""
     from ktr.execution.cluster import DEFAULT_WORKERS
 
-    workers = engine.workers or (None if engine.scheduler else DEFAULT_WORKERS)     # a scheduler's: its own
+    workers = engine.workers or (None if engine.scheduler else DEFAULT_WORKERS)  # a scheduler's: its own
     return {"name": engine.name, "scheduler": engine.scheduler, "workers": workers}

@@ -1,4 +1,5 @@
 """``ktr keywords``: each source line's keywords as lemma/tag."""
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from ktr.scoring.scorer import Scorer
 
     engine = engine_from(args)
-    source = check_file(args.src, distributed=engine.distributed)    # checked whole before anything is written
+    source = check_file(args.src, distributed=engine.distributed)  # checked whole before anything is written
     failed = False
     for kws, why in Scorer(config_from(args), engine=engine).keywords_file(source):
         sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")

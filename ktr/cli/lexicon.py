@@ -1,4 +1,5 @@
 """``ktr lexicon``: look up, count, measure, dump and import lexicons."""
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ktr.lexicon import load_lexicon
-    from ktr.lexicon import tools
+    from ktr.lexicon import load_lexicon, tools
 
     config = config_from(args)
     lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
@@ -49,19 +49,26 @@ def run(args: argparse.Namespace) -> int:
             raise KtrError("ktr lexicon coverage needs -s SOURCE")
         source = scan(args.src)
         stretches = Scorer(config.replace(lexicons=lexicons)).prepare_file(source)
-        cov = tools.coverage((kws, [lk is not None for lk in looked])
-                             for prepared in stretches for kws, looked in zip(prepared.keywords, prepared.lookups))
+        cov = tools.coverage(
+            (kws, [lk is not None for lk in looked])
+            for prepared in stretches
+            for kws, looked in zip(prepared.keywords, prepared.lookups)
+        )
         doc = cov.to_dict(top=args.top)
         if args.format == "json":
             print(json.dumps(doc, ensure_ascii=False, indent=2))
         else:
             print(f"coverage (keyword tokens other than proper nouns and digits): {doc['coverage']:.4f}")
-            print(f"coverage (all keyword tokens): {doc['coverage_all_classes']:.4f}  "
-                  f"of {doc['keyword_tokens']} keyword tokens")
+            print(
+                f"coverage (all keyword tokens): {doc['coverage_all_classes']:.4f}  "
+                f"of {doc['keyword_tokens']} keyword tokens"
+            )
             for cls, row in doc["by_class"].items():
                 print(f"  {cls:<12} {row['rate']:.4f}  ({row['covered']}/{row['tokens']})")
-            print("most frequent missing lemmas: " + ", ".join(
-                f"{m['lemma']}/{m['class']}×{m['count']}" for m in doc["top_missing"]))
+            print(
+                "most frequent missing lemmas: "
+                + ", ".join(f"{m['lemma']}/{m['class']}×{m['count']}" for m in doc["top_missing"])
+            )
         return EXIT_OK
     lexicon = load_lexicon(lexicons)
     if args.action == "stats":
@@ -69,9 +76,11 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             print(json.dumps(doc, ensure_ascii=False, indent=2))
         else:
-            print(f"{doc['entries']} entries ({doc['lemmas']} lemmas), "
-                  f"{doc['equivalents_per_entry']} equivalents per entry, "
-                  f"{doc['multiword_equivalents']} multiword equivalents, hash {doc['hash'][:12]}")
+            print(
+                f"{doc['entries']} entries ({doc['lemmas']} lemmas), "
+                f"{doc['equivalents_per_entry']} equivalents per entry, "
+                f"{doc['multiword_equivalents']} multiword equivalents, hash {doc['hash'][:12]}"
+            )
             for cls, n in doc["by_class"].items():
                 print(f"  {cls:<12} {n}")
     elif args.action == "lookup":

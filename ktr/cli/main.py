@@ -1,5 +1,6 @@
 """The ``ktr`` command: one parser with a subcommand per module of this package; errors become
 one-line messages and exit codes (see :mod:`ktr.cli.common`)."""
+
 from __future__ import annotations
 
 import argparse
@@ -18,7 +19,8 @@ SHOWN_WARNINGS = 20
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
+        prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation."
+    )
     parser.add_argument("--version", action="version", version=f"ktr {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for command in (score, run, keywords, lexicon, metaeval):
@@ -33,8 +35,15 @@ class _InputWarnings:
         self.count = 0
         self._default = warnings.showwarning
 
-    def show(self, message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: TextIO | None = None, line: str | None = None) -> None:
+    def show(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1
@@ -43,8 +52,11 @@ class _InputWarnings:
 
     def close(self) -> None:
         if self.count > SHOWN_WARNINGS:
-            print(f"ktr: warning: {self.count - SHOWN_WARNINGS} more warnings not shown "
-                  "(-f json lists every one under \"warnings\")", file=sys.stderr)
+            print(
+                f"ktr: warning: {self.count - SHOWN_WARNINGS} more warnings not shown "
+                '(-f json lists every one under "warnings")',
+                file=sys.stderr,
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,5 +1,6 @@
 """``ktr meta-eval``: KTR, BLEU and chrF on controlled variants of human translations; with
 ``--gold``, ktr's keyword decisions against words judged by bilingual readers."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,12 +17,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-r", "--ref", required=True, help="its human English translation, line by line")
     p.add_argument("-c", "--config", help="YAML config")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
-    p.add_argument("-o", "--output", help="folder for meta-eval.json, .md and .svg, or with --gold agreement.json "
-                                          "and .md (default: Markdown on stdout)")
+    p.add_argument(
+        "-o",
+        "--output",
+        help="folder for meta-eval.json, .md and .svg, or with --gold agreement.json "
+        "and .md (default: Markdown on stdout)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the random variants (default 1)")
-    p.add_argument("--gold", metavar="FILE",
-                   help="judged keywords of lines of -s/-r (docs/judging.md): report ktr's agreement with them "
-                        "instead of the variants")
+    p.add_argument(
+        "--gold",
+        metavar="FILE",
+        help="judged keywords of lines of -s/-r (docs/judging.md): report ktr's agreement with them "
+        "instead of the variants",
+    )
     p.set_defaults(func=run)
 
 
@@ -40,8 +48,10 @@ def run(args: argparse.Namespace) -> int:
     if args.gold:
         return _agreement(args, files[args.src], files[args.ref])
     if len(files[args.src]) < 2:
-        raise KtrError(f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
-                       "scored against another line's translation)")
+        raise KtrError(
+            f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
+            "scored against another line's translation)"
+        )
     result = metaeval.run(Scorer(config_from(args)), files[args.src], files[args.ref], seed=args.seed)
     return _report(args, report, result)
 

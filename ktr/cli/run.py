@@ -1,4 +1,5 @@
 """``ktr run``: an experiment config, systems × variants, compared, with reports."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,18 +16,24 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-o", "--output", help="output folder (default: the config's output.dir, else runs/NAME)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.add_argument("--overwrite", action="store_true", help="write into an output folder that is not empty")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="cores to analyse the source with: Kiwi's own threads, or a process per core "
-                        "for other analyzers (0: every core; default 1)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="cores to analyse the source with: Kiwi's own threads, or a process per core "
+        "for other analyzers (0: every core; default 1)",
+    )
     add_engine_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ktr.experiments.config import load_experiment
     from ktr.execution.jobs import resolve_jobs
-    from ktr.reports.files import prepare_output, summary_text, write_reports
+    from ktr.experiments.config import load_experiment
     from ktr.experiments.runner import run_experiment
+    from ktr.reports.files import prepare_output, summary_text, write_reports
 
     jobs = resolve_jobs(args.jobs)
     engine = engine_from(args)
@@ -34,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         raise KtrError("--jobs is this machine's cores (--engine local); a Dask cluster's are its --workers")
     experiment = load_experiment(args.config)
     folder = Path(args.output) if args.output else experiment.output_dir()
-    prepare_output(folder, args.overwrite)      # refuse before spending minutes on the run
+    prepare_output(folder, args.overwrite)  # refuse before spending minutes on the run
     run = run_experiment(experiment, quiet=args.quiet, jobs=jobs, engine=engine)
     written = write_reports(run, folder, overwrite=args.overwrite)
     sys.stdout.write(summary_text(run))

@@ -1,4 +1,5 @@
 """``ktr score``: score MT outputs against a Korean source."""
+
 from __future__ import annotations
 
 import argparse
@@ -6,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from, engine_field
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_field, engine_from
 from ktr.errors import KtrError
 
 if TYPE_CHECKING:
@@ -16,26 +17,42 @@ if TYPE_CHECKING:
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("score", help="score MT outputs against a Korean source")
     p.add_argument("-s", "--src", help="Korean source file, one sentence per line")
-    p.add_argument("-t", "--hyp", nargs="+",
-                   help="English MT output file(s), one per system (- or none given: standard input)")
+    p.add_argument(
+        "-t", "--hyp", nargs="+", help="English MT output file(s), one per system (- or none given: standard input)"
+    )
     p.add_argument("-r", "--ref", nargs="+", help="reference translation(s): adds BLEU and chrF")
     p.add_argument("-c", "--config", help="YAML config (see configs/default.yaml)")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
     p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
-    p.add_argument("--headline", choices=("ktr", "f"),
-                   help="the score the table leads with: ktr, or f (KTR and precision); default: the config's")
-    p.add_argument("--explain", action="store_true",
-                   help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)")
+    p.add_argument(
+        "--headline",
+        choices=("ktr", "f"),
+        help="the score the table leads with: ktr, or f (KTR and precision); default: the config's",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)",
+    )
     p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
     p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
-    p.add_argument("--paired-bs", action="store_true",
-                   help="paired bootstrap test of each system against the first (adds intervals)")
+    p.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap test of each system against the first (adds intervals)",
+    )
     p.add_argument("--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (default 1000)")
     p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="cores to score with: Kiwi's own threads, two per process, or a process per "
-                        "core for other analyzers (0: every core; default 1)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="cores to score with: Kiwi's own threads, two per process, or a process per "
+        "core for other analyzers (0: every core; default 1)",
+    )
     g = p.add_argument_group("columnar input: -s names a Parquet, JSON Lines or TSV table")
     g.add_argument("--source-column", metavar="NAME", help="the table's column of Korean sources")
     g.add_argument("--system-column", nargs="+", metavar="NAME", help="its columns of MT outputs, one per system")
@@ -66,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         source, systems, references = _files(args, engine.distributed)
     scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
-    details = bool(args.explain or args.sentences or args.format == "tsv")   # per-sentence keywords shown
+    details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = args.confidence or args.paired_bs
     report = scorer.score_files(source, systems, references, details=details, statistics=bootstrap)
     if bootstrap:
@@ -78,11 +95,14 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(as_explain(report, list(source), {n: list(f) for n, f in systems.items()}))
     elif args.format == "json":
-        if engine.distributed:   # as -f json prints it, and where it ran
+        if engine.distributed:  # as -f json prints it, and where it ran
             import json
 
-            text = json.dumps({**report.to_dict(sentences=args.sentences), "engine": engine_field(engine)},
-                              ensure_ascii=False, indent=2)
+            text = json.dumps(
+                {**report.to_dict(sentences=args.sentences), "engine": engine_field(engine)},
+                ensure_ascii=False,
+                indent=2,
+            )
         else:
             text = as_json(report, sentences=args.sentences)
         sys.stdout.write(text + "\n")
@@ -111,8 +131,9 @@ def _files(args: argparse.Namespace, distributed: bool) -> tuple[Checked, dict[s
         if not args.src:
             raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
         if not args.hyp and sys.stdin.isatty():
-            raise KtrError("ktr score needs -t HYPOTHESIS, or the hypotheses on standard input "
-                           "(cat out.en | ktr score -s src.ko)")
+            raise KtrError(
+                "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input (cat out.en | ktr score -s src.ko)"
+            )
         source_path, hyp_paths, ref_paths = args.src, args.hyp or ["-"], args.ref or []
         if [source_path, *hyp_paths, *ref_paths].count("-") > 1:
             raise KtrError("standard input (-) can stand for one file only")
@@ -134,8 +155,9 @@ def _table(args: argparse.Namespace) -> tuple[Checked, dict[str, Checked], list[
     if not (args.src and args.source_column and args.system_column):
         raise KtrError("a table needs -s TABLE, --source-column and --system-column")
     if args.hyp or args.ref:
-        raise KtrError("with a table, systems and references are its columns (--system-column, "
-                       "--reference-column), not files")
+        raise KtrError(
+            "with a table, systems and references are its columns (--system-column, --reference-column), not files"
+        )
     _check_bootstrap(args, len(args.system_column))
     names = [args.source_column, *args.system_column, *(args.reference_column or [])]
     columns = check_table(args.src, names)
@@ -143,7 +165,7 @@ def _table(args: argparse.Namespace) -> tuple[Checked, dict[str, Checked], list[
     if len(set(args.system_column)) < n:
         raise KtrError("--system-column: each system once")
     checked: list[Checked] = list(columns)
-    return checked[0], dict(zip(args.system_column, checked[1:1 + n])), checked[1 + n:]
+    return checked[0], dict(zip(args.system_column, checked[1 : 1 + n])), checked[1 + n :]
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:

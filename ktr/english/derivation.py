@@ -10,17 +10,39 @@ is the other's *ancestor* (at most :data:`STEPS` suffixes apart: *differ* → *d
 not related to each other. Suffixes that change the meaning (*-less*, and the prefixes *un-*,
 *in-*) are not undone.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 #: derivational suffixes (longest first, so that -ation is tried before -ion), each with the part
 #: of speech of the derived word and those its base may have (WordNet's n, v, a, r)
-SUFFIXES = (("ation", "n", "v"), ("ition", "n", "v"), ("ness", "n", "a"), ("ment", "n", "v"),
-            ("ally", "r", "a"), ("ance", "n", "v"), ("ence", "n", "v"), ("ity", "n", "a"), ("ion", "n", "v"),
-            ("ive", "a", "nv"), ("ous", "a", "n"), ("ful", "a", "n"), ("ism", "n", "na"), ("ist", "n", "na"),
-            ("ize", "v", "na"), ("ise", "v", "na"), ("ant", "a", "v"), ("ent", "a", "v"), ("er", "n", "v"),
-            ("or", "n", "v"), ("al", "a", "n"), ("ly", "r", "a"), ("ic", "a", "n"), ("y", "a", "n"))
+SUFFIXES = (
+    ("ation", "n", "v"),
+    ("ition", "n", "v"),
+    ("ness", "n", "a"),
+    ("ment", "n", "v"),
+    ("ally", "r", "a"),
+    ("ance", "n", "v"),
+    ("ence", "n", "v"),
+    ("ity", "n", "a"),
+    ("ion", "n", "v"),
+    ("ive", "a", "nv"),
+    ("ous", "a", "n"),
+    ("ful", "a", "n"),
+    ("ism", "n", "na"),
+    ("ist", "n", "na"),
+    ("ize", "v", "na"),
+    ("ise", "v", "na"),
+    ("ant", "a", "v"),
+    ("ent", "a", "v"),
+    ("er", "n", "v"),
+    ("or", "n", "v"),
+    ("al", "a", "n"),
+    ("ly", "r", "a"),
+    ("ic", "a", "n"),
+    ("y", "a", "n"),
+)
 #: the version of the derivation rules (these and :func:`participle`), in the signature and the
 #: cache key: bump it when they change
 RULES = 2
@@ -41,19 +63,23 @@ def bases(word: str, vocabulary: dict[str, str]) -> list[str]:
         if len(stem) < MIN_BASE - 1:
             continue
         tries = [stem]
-        if len(stem) >= MIN_BASE + 1:               # creation → create; not station → state
+        if len(stem) >= MIN_BASE + 1:  # creation → create; not station → state
             tries.append(stem + "e")
         if stem.endswith("i"):
-            tries.append(stem[:-1] + "y")           # happiness → happy, beautiful → beauty
+            tries.append(stem[:-1] + "y")  # happiness → happy, beautiful → beauty
         if len(stem) >= 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
-            tries.append(stem[:-1])                 # runner → run
+            tries.append(stem[:-1])  # runner → run
         if suffix == "ly" and not stem.endswith("l"):
-            tries.append(stem + "le")               # gently → gentle
+            tries.append(stem + "le")  # gently → gentle
         if suffix == "ally":
-            tries.append(stem + "al")               # basically → basic (stem), musically → musical
+            tries.append(stem + "al")  # basically → basic (stem), musically → musical
         for base in tries:
-            if (len(base) >= MIN_BASE and base != word and base not in out
-                    and not set(vocabulary.get(base, "")).isdisjoint(base_pos)):
+            if (
+                len(base) >= MIN_BASE
+                and base != word
+                and base not in out
+                and not set(vocabulary.get(base, "")).isdisjoint(base_pos)
+            ):
                 out.append(base)
     return out
 

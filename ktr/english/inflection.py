@@ -6,12 +6,13 @@ can matter — the words of the lexicon's equivalents and synonyms — once, and
 has in WordNet (so *new* gets *newer* but never *news*); irregular forms come from WordNet's
 exception lists (``verb.exc``, ``noun.exc``, ``adj.exc``) read in reverse.
 """
+
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from ktr.english import wordnet
 from ktr.cache import cached_json
+from ktr.english import wordnet
 
 VERSION = 2
 _VOWELS = set("aeiou")
@@ -19,8 +20,13 @@ _VOWELS = set("aeiou")
 
 def _doubles(word: str) -> bool:
     """Short consonant-vowel-consonant words double their last letter: stop → stopped, big → bigger."""
-    return (len(word) >= 3 and word[-1] not in _VOWELS | set("wxy") and word[-2] in _VOWELS
-            and word[-3] not in _VOWELS and len(word) <= 5)
+    return (
+        len(word) >= 3
+        and word[-1] not in _VOWELS | set("wxy")
+        and word[-2] in _VOWELS
+        and word[-3] not in _VOWELS
+        and len(word) <= 5
+    )
 
 
 def _s_form(word: str) -> str:
@@ -33,7 +39,7 @@ def _s_form(word: str) -> str:
 
 def noun_forms(word: str) -> set[str]:
     forms = {_s_form(word)}
-    if word.endswith("man"):        # woman → women, chairman → chairmen (WordNet's morphy rule,
+    if word.endswith("man"):  # woman → women, chairman → chairmen (WordNet's morphy rule,
         forms.add(word[:-3] + "men")  # not in noun.exc); human → humans stays as well
     if word.endswith("f"):
         forms.add(word[:-1] + "ves")

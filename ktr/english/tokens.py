@@ -6,6 +6,7 @@ separators (``1,000`` → ``1000``); decimals keep their point (``12.3``); dotte
 lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``). ``$``, ``€``, ``£``, ``¥``,
 ``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
-_DOTTED = re.compile(r"\b(?:[^\W\d_]\.){2,}")   # U.S., U.N., e.g.
+_DOTTED = re.compile(r"\b(?:[^\W\d_]\.){2,}")  # U.S., U.N., e.g.
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 _DIGIT = re.compile(r"\d")
 
@@ -46,7 +47,8 @@ _CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")
 #: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries and
 #: modals, degree and deictic adverbs, quantifiers): never a transliterated name, never a content
 #: word of the meta-evaluation's variants
-FUNCTION_WORDS = frozenset("""
+FUNCTION_WORDS = frozenset(
+    """
 a an the this that these those some any no every each either neither all both half another
 other such what which whose whatever whichever
 i me my mine myself you your yours yourself yourselves he him his himself she her hers herself
@@ -63,7 +65,8 @@ will would shall should can could may might must ought
 not yes also too very just only even still already again ever never always often quite rather
 here there now then where when why how thus therefore however
 many much more most few fewer less least several enough lot lots
-""".split())
+""".split()
+)
 
 
 def capitalized_words(text: str) -> frozenset[str]:
@@ -86,16 +89,17 @@ def _clusters(text: str) -> Iterator[tuple[int, int]]:
             start = i
 
 
-def _sub_mapped(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str,
-                origin: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+def _sub_mapped(
+    pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str, origin: list[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]]]:
     """``pattern.sub(replace, text)``, carrying each character's origin span along: the
     characters of a replacement come from the whole match."""
     out: list[str] = []
     where: list[tuple[int, int]] = []
     pos = 0
     for m in pattern.finditer(text):
-        out.append(text[pos:m.start()])
-        where.extend(origin[pos:m.start()])
+        out.append(text[pos : m.start()])
+        where.extend(origin[pos : m.start()])
         piece = replace(m)
         out.append(piece)
         where.extend([(origin[m.start()][0], origin[m.end() - 1][1])] * len(piece))

@@ -6,6 +6,7 @@ other step and a stray WordNet elsewhere changes nothing. ``$KTR_WORDNET`` names
 WordNet folder or NLTK's ``wordnet.zip`` (``python scripts/setup_wordnet.py`` installs one); only
 when the shipped copy is missing is NLTK's data path searched.
 """
+
 from __future__ import annotations
 
 import io
@@ -39,9 +40,15 @@ def _nltk_default_path() -> list[str]:
     path = [os.path.expanduser(d) for d in os.environ.get("NLTK_DATA", "").split(os.pathsep) if d]
     if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
         path.append(os.path.expanduser("~/nltk_data"))
-    path += [os.path.join(sys.prefix, "nltk_data"), os.path.join(sys.prefix, "share", "nltk_data"),
-             os.path.join(sys.prefix, "lib", "nltk_data"), "/usr/share/nltk_data", "/usr/local/share/nltk_data",
-             "/usr/lib/nltk_data", "/usr/local/lib/nltk_data"]
+    path += [
+        os.path.join(sys.prefix, "nltk_data"),
+        os.path.join(sys.prefix, "share", "nltk_data"),
+        os.path.join(sys.prefix, "lib", "nltk_data"),
+        "/usr/share/nltk_data",
+        "/usr/local/share/nltk_data",
+        "/usr/lib/nltk_data",
+        "/usr/local/lib/nltk_data",
+    ]
     return path
 
 
@@ -131,11 +138,11 @@ def load() -> Any:
                 nltk.data.path.insert(0, str(where.parent))
             zipped = where.suffix == ".zip"
             pointer = ZipFilePathPointer(str(where), _ZIP_FOLDER) if zipped else FileSystemPathPointer(str(where))
-            with warnings.catch_warnings():   # "multilingual functions are not available": not used
+            with warnings.catch_warnings():  # "multilingual functions are not available": not used
                 warnings.simplefilter("ignore", UserWarning)
                 reader = _reader_class()(pointer, None)
             for pos in ("n", "v", "a", "r"):  # opened now, so a later change of NLTK's path cannot
-                reader._data_file(pos)        # refuse them (NLTK checks the path at each opening)
+                reader._data_file(pos)  # refuse them (NLTK checks the path at each opening)
             _readers[where] = reader
         return _readers[where]
 

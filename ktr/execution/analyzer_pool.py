@@ -1,9 +1,10 @@
 """An analyzer whose batches are shared out among worker processes (``ktr run --jobs N``)."""
+
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterable, Sequence
 
 from ktr.errors import KtrError
 
@@ -12,7 +13,7 @@ class SharedAnalyzer:
     """An analyzer whose every batch is shared out among ``workers`` workers, each with its own
     copy of the analyzer; :meth:`_map` hands them their parts."""
 
-    concurrent = True   # the workers analyse while this process waits
+    concurrent = True  # the workers analyse while this process waits
     workers = 1
 
     def _map(self, parts: list[list[str]]) -> Iterable[list]:
@@ -22,7 +23,7 @@ class SharedAnalyzer:
         """Per text its morphemes, or why the analyzer failed on it."""
         texts = list(texts)
         size = -(-len(texts) // self.workers) or 1
-        parts = self._map([texts[a:a + size] for a in range(0, len(texts), size)])
+        parts = self._map([texts[a : a + size] for a in range(0, len(texts), size)])
         return [outcome for part in parts for outcome in part]
 
     def analyze_many(self, texts: Sequence[str]):
@@ -47,13 +48,16 @@ class AnalyzerPool(SharedAnalyzer):
 
         self.name, self.jobs, self.workers = name, jobs, jobs
         self.tagset = analyzer_class(name).tagset
-        self._pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start_analyzer, initargs=(name, timeout))
+        self._pool = ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_analyzer, initargs=(name, timeout)
+        )
         try:
             self.version = self._pool.submit(_analyzer_version).result()
         except Exception as exc:
             self.close()
-            raise KtrError(f"the {name} analyzer could not start in a worker process ({type(exc).__name__}: {exc})") from None
+            raise KtrError(
+                f"the {name} analyzer could not start in a worker process ({type(exc).__name__}: {exc})"
+            ) from None
 
     def _map(self, parts: list[list[str]]) -> Iterable[list]:
         return self._pool.map(_outcomes, parts)
@@ -62,7 +66,7 @@ class AnalyzerPool(SharedAnalyzer):
         self._pool.shutdown(cancel_futures=True)
 
 
-_analyzer = None    # an AnalyzerPool worker's own
+_analyzer = None  # an AnalyzerPool worker's own
 
 
 def _start_analyzer(name: str, timeout: float | None) -> None:
@@ -80,4 +84,3 @@ def _outcomes(texts: list[str]):
     from ktr.korean.guard import outcomes
 
     return outcomes(_analyzer, texts)
-

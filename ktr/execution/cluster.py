@@ -11,6 +11,7 @@ thread are handed out beyond the first one not yet put back in order, so memory 
 however long the corpus. A worker that dies takes its tasks with it and the scheduler gives them
 to another: each task is a pure function of its stretch, so the result is the same.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -19,9 +20,10 @@ import logging
 import signal
 import threading
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, Callable, Iterator, cast
+from typing import Any, cast
 
 from ktr.errors import KtrError
 from ktr.execution.options import Engine
@@ -31,8 +33,8 @@ from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
 
 try:
     from distributed import WorkerPlugin
-except ImportError:     # the engine then says how to install Dask (connect)
-    WorkerPlugin = object   # type: ignore[assignment,misc]
+except ImportError:  # the engine then says how to install Dask (connect)
+    WorkerPlugin = object  # type: ignore[assignment,misc]
 
 #: tasks handed out per worker thread ahead of the results put back in order
 WINDOW = 4
@@ -65,11 +67,18 @@ def connect(engine: Engine) -> Iterator[Any]:
             yield client
         return
     try:
-        cluster = LocalCluster(n_workers=engine.workers or DEFAULT_WORKERS, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        cluster = LocalCluster(
+            n_workers=engine.workers or DEFAULT_WORKERS,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.CRITICAL,
+        )
     except (RuntimeError, OSError, TimeoutError) as exc:
-        raise KtrError(f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "
-                       'runs one must guard its entry point with if __name__ == "__main__":') from None
+        raise KtrError(
+            f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "
+            'runs one must guard its entry point with if __name__ == "__main__":'
+        ) from None
     try:
         with Client(cluster) as client:
             yield client
@@ -87,7 +96,7 @@ class UnitPlugin(WorkerPlugin):
     def setup(self, worker: Any = None) -> None:
         import warnings
 
-        warnings.simplefilter("ignore")     # input warnings are reported by the client
+        warnings.simplefilter("ignore")  # input warnings are reported by the client
         self.unit = self.factory()
 
     def teardown(self, worker: Any = None) -> None:
@@ -101,7 +110,7 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
         n = engine.workers or DEFAULT_WORKERS
         where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
         dashboard = client.dashboard_link
-        if not engine.scheduler and importlib.util.find_spec("bokeh") is None:     # the scheduler is here
+        if not engine.scheduler and importlib.util.find_spec("bokeh") is None:  # the scheduler is here
             dashboard = "none (it needs bokeh: pip install bokeh)"
         engine.announce(f"dask: {where}; dashboard {dashboard}")
     plugin = f"ktr-unit-{uuid.uuid4().hex}"
@@ -112,8 +121,15 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
     return plugin
 
 
-def _work(plugin: str, item: Stretch | Range, name: str, details: bool, side: Callable[[Stretch], Any] | None,
-          shards: str | None, index: int) -> tuple[Any, Any]:
+def _work(
+    plugin: str,
+    item: Stretch | Range,
+    name: str,
+    details: bool,
+    side: Callable[[Stretch], Any] | None,
+    shards: str | None,
+    index: int,
+) -> tuple[Any, Any]:
     """A task: one stretch (sent, or read from its line ranges) scored by the worker's unit;
     its results packed, with ``side`` of the stretch; written to the shard folder if there is one."""
     unit = worker_unit(plugin)
@@ -135,9 +151,17 @@ def _lines(item: Stretch | Range) -> int:
     return item.lines if isinstance(item, Range) else len(item.sources)
 
 
-def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | Range], name: str, details: bool,
-             engine: Engine, side: Callable[[Stretch], Any] | None, merge: Callable[[Any], None] | None,
-             plan: Any = None) -> Iterator[Scored]:
+def run_dask(
+    unit: Unit,
+    factory: Callable[[], Unit],
+    items: Iterator[Stretch | Range],
+    name: str,
+    details: bool,
+    engine: Engine,
+    side: Callable[[Stretch], Any] | None,
+    merge: Callable[[Any], None] | None,
+    plan: Any = None,
+) -> Iterator[Scored]:
     """Every item scored on the cluster, its results (unpacked with ``unit``) yielded in item
     order and its ``side`` handed to ``merge`` in the same order."""
     manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
@@ -155,22 +179,29 @@ def run_dask(unit: Unit, factory: Callable[[], Unit], items: Iterator[Stretch | 
                 raise
             except Exception as exc:
                 raise _failure(exc, engine, manifest) from None
-            client.unregister_worker_plugin(plugin)     # a cluster that goes on serving others
+            client.unregister_worker_plugin(plugin)  # a cluster that goes on serving others
     finally:
         if manifest is not None:
             manifest.close()
 
 
-def _in_order(client: Any, plugin: str, items: Iterator[Stretch | Range], name: str, details: bool,
-              side: Callable[[Stretch], Any] | None, manifest: Manifest | None) -> Iterator[tuple[Any, Any, int]]:
+def _in_order(
+    client: Any,
+    plugin: str,
+    items: Iterator[Stretch | Range],
+    name: str,
+    details: bool,
+    side: Callable[[Stretch], Any] | None,
+    manifest: Manifest | None,
+) -> Iterator[tuple[Any, Any, int]]:
     """(packed results, side, lines) of every item in order: from the cluster, or read back from
     the shard of an earlier run that finished it."""
     window = WINDOW * max(1, sum(client.nthreads().values()))
     shards = manifest.folder if manifest is not None else None
-    before = manifest.done if manifest is not None else set()     # finished by an earlier run
+    before = manifest.done if manifest is not None else set()  # finished by an earlier run
     futures: dict[Any, int] = {}
     arrived: dict[int, tuple[Any, Any]] = {}
-    sizes: dict[int, int] = {}      # the items handed out and not yet yielded
+    sizes: dict[int, int] = {}  # the items handed out and not yet yielded
     finished = _distributed().as_completed()
     numbered = enumerate(items)
     following, more = 0, True
@@ -184,22 +215,23 @@ def _in_order(client: Any, plugin: str, items: Iterator[Stretch | Range], name: 
                 i, item = nxt
                 sizes[i] = _lines(item)
                 if i not in before:
-                    future = client.submit(_work, plugin, item, name, details, side, shards, i, pure=False,
-                                           key=f"{plugin}-{i}")
+                    future = client.submit(
+                        _work, plugin, item, name, details, side, shards, i, pure=False, key=f"{plugin}-{i}"
+                    )
                     futures[future] = i
                     finished.add(future)
             while following in arrived or following in before and following in sizes:
                 if following in arrived:
                     packed, extra = arrived.pop(following)
-                else:       # finished by an earlier run: there is a manifest
+                else:  # finished by an earlier run: there is a manifest
                     packed, extra = cast(Manifest, manifest).load(following)
                 yield packed, extra, sizes.pop(following)
                 following += 1
-            if following not in sizes:      # every item handed out is yielded
+            if following not in sizes:  # every item handed out is yielded
                 if not more:
                     return
                 continue
-            future = next(finished)         # the item awaited is on the cluster
+            future = next(finished)  # the item awaited is on the cluster
             i = futures.pop(future)
             arrived[i] = future.result()
             if manifest is not None:
@@ -214,7 +246,9 @@ def _failure(exc: Exception, engine: Engine, manifest: Manifest | None) -> KtrEr
     kind = type(exc).__name__
     if kind == "KilledWorker":
         text = f"a task killed {exc.args[1] if len(exc.args) > 1 else 'its'} workers again and again ({exc})"
-    elif kind in ("CancelledError", "CommClosedError", "TimeoutError", "FutureCancelledError") or isinstance(exc, OSError):
+    elif kind in ("CancelledError", "CommClosedError", "TimeoutError", "FutureCancelledError") or isinstance(
+        exc, OSError
+    ):
         text = f"lost the Dask scheduler {engine.scheduler or '(local cluster)'} ({kind}: {exc})"
     else:
         text = f"a Dask worker failed ({kind}: {exc})"
@@ -229,8 +263,10 @@ def _interruptible() -> Iterator[Callable[[], None]]:
     check yielded raises it again: Python drops an exception raised inside a finalizer, and the
     client runs many (each Dask future released runs one), so an interrupt would now and then be
     lost and the run go on. Only in the main thread, and only over Python's own handler."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield lambda: None
         return
     hits: list[int] = []

@@ -1,4 +1,5 @@
 """An analyzer whose batches are analysed on the workers of a Dask cluster (``ktr run --engine dask``)."""
+
 from __future__ import annotations
 
 from contextlib import ExitStack

@@ -9,17 +9,18 @@ fields, naming the file and the row (counted from 1, the TSV's header not counte
 column. Each column is then a :class:`Column`, which any engine reads like a checked text file,
 a stretch of rows at a time: memory does not grow with the table.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from ktr.errors import InputError
 
 #: file extensions → table formats
-FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv",
-           ".tab": "tsv"}
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv", ".tab": "tsv"}
 #: Parquet rows read at a time
 BATCH = 4096
 
@@ -28,8 +29,10 @@ def table_format(name: str) -> str:
     for suffix, fmt in FORMATS.items():
         if name.lower().endswith(suffix):
             return fmt
-    raise InputError(f"{name}: a table must be Parquet (.parquet), JSON Lines (.jsonl) or TSV (.tsv); "
-                     "plain text files take -s/-t/-r without columns")
+    raise InputError(
+        f"{name}: a table must be Parquet (.parquet), JSON Lines (.jsonl) or TSV (.tsv); "
+        "plain text files take -s/-t/-r without columns"
+    )
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,7 @@ def _parquet(name: str, columns: list[str]) -> Iterator[list[Any]]:
     with _open(name) as fh:
         try:
             table = pq.ParquetFile(fh)
-        except Exception as exc:    # pyarrow's errors have no common base beyond its own
+        except Exception as exc:  # pyarrow's errors have no common base beyond its own
             raise InputError(f"{name}: not a Parquet file ({exc})") from None
         _require(name, columns, table.schema_arrow.names)
         for batch in table.iter_batches(batch_size=BATCH, columns=list(dict.fromkeys(columns))):
@@ -115,7 +118,7 @@ def _lines(name: str) -> Iterator[tuple[int, str]]:
     with _open(name) as fh:
         for number, raw in enumerate(fh, 1):
             if number == 1 and raw.startswith(BOM):
-                raw = raw[len(BOM):]
+                raw = raw[len(BOM) :]
             yield number, _decode(raw[:-1] if raw.endswith(b"\n") else raw, name, number)
 
 

@@ -1,7 +1,9 @@
 """Choosing an engine for a corpus's stretches and putting their results together in line order."""
+
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ktr.execution.local import run_local
 from ktr.execution.options import ENGINES, Engine
@@ -15,10 +17,19 @@ def _nothing(stretch: Stretch) -> None:
     pass
 
 
-def run_stretches(unit: Unit, stretches: Iterable[Any], name: str, *, processes: int = 1,
-                  factory: Callable[[], Unit] | None = None, details: bool = True,
-                  side: Callable[[Stretch], Any] | None = None, merge: Callable[[Any], None] | None = None,
-                  engine: Engine | None = None, plan: Any = None) -> Scored:
+def run_stretches(
+    unit: Unit,
+    stretches: Iterable[Any],
+    name: str,
+    *,
+    processes: int = 1,
+    factory: Callable[[], Unit] | None = None,
+    details: bool = True,
+    side: Callable[[Stretch], Any] | None = None,
+    merge: Callable[[Any], None] | None = None,
+    engine: Engine | None = None,
+    plan: Any = None,
+) -> Scored:
     """Every system's per-line results on the ``stretches`` and the input warnings, in line
     order: in this process, or with ``processes`` > 1 in worker processes that build their unit
     with ``factory``, or on the Dask cluster of ``engine`` (see :func:`iter_stretches`). Without
@@ -29,23 +40,42 @@ def run_stretches(unit: Unit, stretches: Iterable[Any], name: str, *, processes:
     the stretch with Dask."""
     results: dict[str, list] = {}
     messages: list[str] = []
-    for found, notes in iter_stretches(unit, stretches, name, processes=processes, factory=factory,
-                                       details=details, side=side, merge=merge, engine=engine, plan=plan):
+    for found, notes in iter_stretches(
+        unit,
+        stretches,
+        name,
+        processes=processes,
+        factory=factory,
+        details=details,
+        side=side,
+        merge=merge,
+        engine=engine,
+        plan=plan,
+    ):
         for system, sentences in found.items():
             results.setdefault(system, []).extend(sentences)
         messages += notes
     return results, messages
 
 
-def iter_stretches(unit: Unit, stretches: Iterable[Any], name: str, *, processes: int = 1,
-                   factory: Callable[[], Unit] | None = None, details: bool = True,
-                   side: Callable[[Stretch], Any] | None = None, merge: Callable[[Any], None] | None = None,
-                   engine: Engine | None = None, plan: Any = None) -> Iterator[Scored]:
+def iter_stretches(
+    unit: Unit,
+    stretches: Iterable[Any],
+    name: str,
+    *,
+    processes: int = 1,
+    factory: Callable[[], Unit] | None = None,
+    details: bool = True,
+    side: Callable[[Stretch], Any] | None = None,
+    merge: Callable[[Any], None] | None = None,
+    engine: Engine | None = None,
+    plan: Any = None,
+) -> Iterator[Scored]:
     """:func:`run_stretches`' parts one by one, in line order. With the Dask engine the
     ``stretches`` may also be line ranges of files the workers read (:class:`~ktr.execution.ranges.Range`),
     and ``plan`` names the input in a shard manifest (:mod:`ktr.execution.shards`)."""
     if side is not None and merge is not None:
-        each = lambda stretch: merge(side(stretch))     # noqa: E731
+        each = lambda stretch: merge(side(stretch))  # noqa: E731
     else:
         each = _nothing
     with fewer_gc_pauses():

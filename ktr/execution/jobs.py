@@ -1,4 +1,5 @@
 """How many cores, and in what shape: processes, or an analyzer's own threads."""
+
 from __future__ import annotations
 
 import os

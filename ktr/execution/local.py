@@ -8,13 +8,14 @@ waiting. Another analyzer that works outside the lock (a KoNLPy analyzer in its 
 an analysis cache) has the next ``AHEAD`` stretches analysed in a background thread while this
 one is matched. Any other is simply run stretch after stretch.
 """
+
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from itertools import islice
-from typing import Callable, Iterator
 
 from ktr.execution.unit import Scored, Stretch, Unit, sliced
 
@@ -25,8 +26,9 @@ AHEAD = 3
 STEP = 8
 
 
-def run_local(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
-              each: Callable[[Stretch], None]) -> list[Scored]:
+def run_local(
+    unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
+) -> list[Scored]:
     """Every stretch scored in this process, in order; ``each`` called with every stretch (or
     part of one) once it is scored."""
     if unit.streams:
@@ -40,8 +42,9 @@ def run_local(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool
     return parts
 
 
-def _ahead(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
-           each: Callable[[Stretch], None]) -> list[Scored]:
+def _ahead(
+    unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
+) -> list[Scored]:
     """``AHEAD`` stretches queued for analysis in a thread, so the analyzer never waits for matching."""
     parts = []
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
@@ -56,8 +59,9 @@ def _ahead(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
     return parts
 
 
-def _streamed(unit: Unit, stretches: Iterator[Stretch], name: str, details: bool,
-              each: Callable[[Stretch], None]) -> list[Scored]:
+def _streamed(
+    unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
+) -> list[Scored]:
     """An analyzer that analyses a stream in threads of its own (Kiwi's batch API) is fed the
     lines as it asks for them, and this thread matches every ``STEP`` lines as soon as they are
     analysed, while the analyzer goes on with the next ones: no second Python thread, so nothing

@@ -1,8 +1,9 @@
 """Where a corpus runs, as a user asks for it: this machine, or a Dask cluster."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ktr.errors import ConfigError
 
@@ -32,14 +33,19 @@ class Engine:
         if self.name not in ENGINES:
             raise ConfigError(f"engine: {self.name!r} is not valid; choose one of: {', '.join(ENGINES)}")
         if self.name == "local" and (self.scheduler or self.workers or self.shards or self.resume):
-            raise ConfigError("a scheduler, workers, shards and resume are options of the dask engine "
-                              "(--engine dask); the local engine takes --jobs")
-        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
-                                         or self.workers < 1):
+            raise ConfigError(
+                "a scheduler, workers, shards and resume are options of the dask engine "
+                "(--engine dask); the local engine takes --jobs"
+            )
+        if self.workers is not None and (
+            isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1
+        ):
             raise ConfigError(f"workers must be a whole number of at least 1, got {self.workers!r}")
         if self.scheduler and self.workers:
-            raise ConfigError("workers are started for a run only without a scheduler: "
-                              "give --scheduler ADDRESS or --workers N, not both")
+            raise ConfigError(
+                "workers are started for a run only without a scheduler: "
+                "give --scheduler ADDRESS or --workers N, not both"
+            )
         if self.resume and not self.shards:
             raise ConfigError("resume continues from the shards of an earlier run: give its shard folder too")
 

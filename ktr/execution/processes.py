@@ -8,40 +8,50 @@ while the workers start. A stretch's results come back packed (:meth:`Unit.pack`
 that use several processes must guard their entry point with ``if __name__ == "__main__":``,
 as every ``spawn`` user must.
 """
+
 from __future__ import annotations
 
 import multiprocessing
 import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import chain, islice
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ktr.errors import KtrError
 from ktr.execution.local import run_local
 from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
 
 
-def run_processes(unit: Unit, factory: Callable[[], Unit], stretches: Iterator[Stretch], name: str,
-                  processes: int, details: bool, each: Callable[[Stretch], None]) -> list[Scored]:
+def run_processes(
+    unit: Unit,
+    factory: Callable[[], Unit],
+    stretches: Iterator[Stretch],
+    name: str,
+    processes: int,
+    details: bool,
+    each: Callable[[Stretch], None],
+) -> list[Scored]:
     """Every stretch scored by this process's ``unit`` or by a worker's own (``factory()``), the
     results in stretch order; ``each`` is called in this process with every stretch handed out."""
     first = list(islice(stretches, 2))
-    if len(first) < 2:      # one stretch: not worth starting a worker
+    if len(first) < 2:  # one stretch: not worth starting a worker
         return run_local(unit, iter(first), name, details, each)
     numbered = enumerate(chain(first, stretches))
     workers = processes - 1
     parts: dict[int, Scored] = {}
     pending: dict[Future, int] = {}
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
-                               initargs=(factory,))
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start, initargs=(factory,)
+    )
     try:
         more = True
         while more or pending:
-            for i, s in islice(numbered, max(0, 2 * workers - len(pending))):   # keep workers fed
+            for i, s in islice(numbered, max(0, 2 * workers - len(pending))):  # keep workers fed
                 pending[pool.submit(_work, s.first, s.sources, s.systems, name, details)] = i
                 each(s)
             mine = next(numbered, None) if more else None
-            if mine is not None:        # the parent scores one stretch itself
+            if mine is not None:  # the parent scores one stretch itself
                 parts[mine[0]] = unit.score_stretch(mine[1], name=name, details=details)
                 each(mine[1])
                 done = [f for f in pending if f.done()]
@@ -53,8 +63,9 @@ def run_processes(unit: Unit, factory: Callable[[], Unit], stretches: Iterator[S
     except KtrError:
         raise
     except Exception as exc:
-        raise KtrError(f"a worker process failed ({type(exc).__name__}: {exc}); "
-                       "run with --jobs 1 to see the error in this process") from None
+        raise KtrError(
+            f"a worker process failed ({type(exc).__name__}: {exc}); run with --jobs 1 to see the error in this process"
+        ) from None
     finally:
         # not waiting for the workers to free their tables and exit: this process goes on
         # meanwhile (the interpreter waits for them when it exits)
@@ -62,7 +73,7 @@ def run_processes(unit: Unit, factory: Callable[[], Unit], stretches: Iterator[S
     return [parts[i] for i in sorted(parts)]
 
 
-_unit: Unit | None = None   # the worker process's own
+_unit: Unit | None = None  # the worker process's own
 
 
 def _start(factory: Callable[[], Unit]) -> None:
@@ -72,8 +83,7 @@ def _start(factory: Callable[[], Unit]) -> None:
     _unit = factory()
 
 
-def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str,
-          details: bool) -> Any:
+def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str, details: bool) -> Any:
     if _unit is None:
         raise KtrError("worker used before start-up")
     with fewer_gc_pauses():

@@ -9,17 +9,19 @@ them with the same rules. Files are opened with fsspec, so a path is anything ev
 open: a local or NFS path, ``s3://bucket/key`` where s3fs is installed, ``gs://``... The
 offsets cost 8 bytes per ``GRANULE`` lines (12 MB per file of 100 million lines).
 """
+
 from __future__ import annotations
 
 import codecs
 import importlib
 from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, NamedTuple, Protocol, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from ktr.errors import InputError
-from ktr.textio import BLOCK, BOM, TextFile, _checked, _decode, scan
 from ktr.execution.unit import Stretch
+from ktr.textio import BLOCK, BOM, TextFile, _checked, _decode, scan
 
 #: lines between two noted offsets; a task's length is a multiple of it
 GRANULE = 64
@@ -153,7 +155,7 @@ def read_lines(name: str, start: int, end: int | None, first: int) -> Iterator[s
         fh.seek(start)
         data = fh.read() if end is None else fh.read(end - start)
     if start == 0 and data.startswith(BOM):
-        data = data[len(BOM):]
+        data = data[len(BOM) :]
     raw = data.split(b"\n")
     if raw and raw[-1] == b"":
         raw.pop()
@@ -172,20 +174,26 @@ class Range(NamedTuple):
     references: tuple[tuple[str, int, int], ...] = ()
 
 
-def ranges(source: IndexedFile, systems: dict[str, IndexedFile], references: Sequence[IndexedFile],
-           size: int) -> Iterator[Range]:
+def ranges(
+    source: IndexedFile, systems: dict[str, IndexedFile], references: Sequence[IndexedFile], size: int
+) -> Iterator[Range]:
     """The corpus in ranges of ``size`` lines (a multiple of ``GRANULE``)."""
     if size % GRANULE:
         raise ValueError(f"a range's length must be a multiple of {GRANULE}, got {size}")
     for first in range(0, source.lines, size):
         n = min(size, source.lines - first)
-        yield Range(first, n, (source.name, *source.span(first, n)),
-                    tuple((name, f.name, *f.span(first, n)) for name, f in systems.items()),
-                    tuple((f.name, *f.span(first, n)) for f in references))
+        yield Range(
+            first,
+            n,
+            (source.name, *source.span(first, n)),
+            tuple((name, f.name, *f.span(first, n)) for name, f in systems.items()),
+            tuple((f.name, *f.span(first, n)) for f in references),
+        )
 
 
 def read_range(item: Range) -> Stretch:
     """The stretch a range stands for, read from its files (on a worker)."""
+
     def read(name: str, start: int, end: int) -> list[str]:
         found = list(read_lines(name, start, end, item.first))
         if len(found) != item.lines:

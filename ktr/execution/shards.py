@@ -10,6 +10,7 @@ run (its inputs, settings and task size), each further line a finished task. ``-
 the manifest, refuses a folder made by another run, reads the finished tasks back in their turn
 and hands out only the others: nothing is scored twice or lost.
 """
+
 from __future__ import annotations
 
 import json
@@ -65,8 +66,9 @@ class Manifest:
         else:
             Path(folder).mkdir(parents=True, exist_ok=True)
             if self.path.exists() or any(Path(folder).glob("part-*")):
-                raise InputError(f"{folder}: holds the shards of an earlier run; continue it with --resume, "
-                                 "or give an empty folder")
+                raise InputError(
+                    f"{folder}: holds the shards of an earlier run; continue it with --resume, or give an empty folder"
+                )
             self.path.write_text(head + "\n", encoding="utf-8")
         self._out = self.path.open("a", encoding="utf-8")
 
@@ -79,13 +81,15 @@ class Manifest:
             except ValueError:
                 raise InputError(f"{self.path}:1: not a ktr shard manifest") from None
             if json.loads(json.dumps(plan)) != head.get("plan"):
-                raise InputError(f"{self.path}: written by another run (other inputs, settings or ktr "
-                                 "version); resume with the same command, or give an empty folder")
+                raise InputError(
+                    f"{self.path}: written by another run (other inputs, settings or ktr "
+                    "version); resume with the same command, or give an empty folder"
+                )
             for line in fh:
                 try:
                     index = json.loads(line)["task"]
                 except (ValueError, KeyError, TypeError):
-                    continue    # a line cut short when the run stopped: that task is scored again
+                    continue  # a line cut short when the run stopped: that task is scored again
                 if (Path(self.folder) / shard_name(index)).with_suffix(".pickle").is_file():
                     self.done.add(index)
 

@@ -6,11 +6,13 @@ analysed, looked up and matched against every system. Engines put the stretches'
 together in line order, so the result is exactly that of scoring the lines one by one.
 :class:`ktr.scoring.pipeline.Pipeline` is the unit ktr scores with.
 """
+
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Protocol, Sequence
+from typing import Any, NamedTuple, Protocol
 
 #: lines per unit of work at most: small enough to keep every process busy to the end, large
 #: enough that handing a stretch over costs little next to scoring it
@@ -49,8 +51,9 @@ class Unit(Protocol):
     def analyse_stream(self, sources: Iterable[str]) -> Iterator[Any]:
         """Each line's analysis as soon as it is ready, the lines read as the analyzer asks."""
 
-    def score_stretch(self, stretch: Stretch, analysed: Sequence[Any] | None = None, name: str = "source",
-                      details: bool = True) -> Scored:
+    def score_stretch(
+        self, stretch: Stretch, analysed: Sequence[Any] | None = None, name: str = "source", details: bool = True
+    ) -> Scored:
         """A stretch scored, from its analyses if given."""
 
     def pack(self, part: Scored) -> Any:
@@ -65,14 +68,20 @@ def stretch_size(lines: int) -> int:
     return min(STRETCH, max(MIN_STRETCH, -(-lines // PIECES)))
 
 
-def sliced(sources: Sequence[str], systems: Mapping[str, Sequence[str]],
-           references: Sequence[Sequence[str]], size: int, first: int = 0) -> Iterator[Stretch]:
+def sliced(
+    sources: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str]],
+    size: int,
+    first: int = 0,
+) -> Iterator[Stretch]:
     """Lists of lines cut into stretches of ``size`` lines; their line indexes count from
     ``first`` (the lists being a stretch of a longer corpus)."""
     for a in range(0, len(sources), size):
         b = a + size
-        yield Stretch(first + a, sources[a:b], {name: lines[a:b] for name, lines in systems.items()},
-                      [r[a:b] for r in references])
+        yield Stretch(
+            first + a, sources[a:b], {name: lines[a:b] for name, lines in systems.items()}, [r[a:b] for r in references]
+        )
 
 
 @contextmanager

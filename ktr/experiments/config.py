@@ -7,6 +7,7 @@ to the config file; ``sample:NAME`` names a file of the embedded sample (``ktr/s
 Every error names the file and the key path, and lists the valid keys or choices.
 See ``configs/README.md`` for the schema and ``configs/demo.yaml`` for an example.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,28 +28,28 @@ FILES = {"json": "results.json", "tsv": "segments.tsv", "md": "report.md", "html
 SAMPLE_PREFIX = "sample:"
 BASE_VARIANT = "base"
 _NAME = re.compile(r"^[\w][\w.+-]*$")
-_PATH_OPTIONS = ("lexicons", "idioms")    # pipeline options whose values may be file paths
+_PATH_OPTIONS = ("lexicons", "idioms")  # pipeline options whose values may be file paths
 
 
 @dataclass(frozen=True)
 class Data:
     source: Path
-    systems: dict[str, Path]          # in config order
+    systems: dict[str, Path]  # in config order
     references: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
 class Comparison:
-    baseline: str                     # system the others are tested against
-    baseline_variant: str             # variant the others are compared with
+    baseline: str  # system the others are tested against
+    baseline_variant: str  # variant the others are compared with
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
-    differences: int = 10             # sentences listed where a system differs most from the baseline
+    differences: int = 10  # sentences listed where a system differs most from the baseline
 
 
 @dataclass(frozen=True)
 class Output:
-    dir: Path | None                  # None: runs/<config name> in the current folder
+    dir: Path | None  # None: runs/<config name> in the current folder
     formats: tuple[str, ...] = FORMATS
 
 
@@ -57,7 +58,7 @@ class Experiment:
     name: str
     path: Path
     data: Data
-    variants: dict[str, Config]       # in config order; one named "base" when none are given
+    variants: dict[str, Config]  # in config order; one named "base" when none are given
     metrics: tuple[str, ...]
     compare: Comparison
     output: Output
@@ -68,15 +69,22 @@ class Experiment:
     def to_dict(self) -> dict[str, Any]:
         """The experiment as run (paths resolved), for ``results.json``."""
         return {
-            "name": self.name, "config": str(self.path),
-            "data": {"source": str(self.data.source),
-                     "systems": {k: str(v) for k, v in self.data.systems.items()},
-                     "references": [str(r) for r in self.data.references]},
+            "name": self.name,
+            "config": str(self.path),
+            "data": {
+                "source": str(self.data.source),
+                "systems": {k: str(v) for k, v in self.data.systems.items()},
+                "references": [str(r) for r in self.data.references],
+            },
             "variants": {k: _config_dict(c) for k, c in self.variants.items()},
             "metrics": list(self.metrics),
-            "compare": {"baseline": self.compare.baseline, "baseline_variant": self.compare.baseline_variant,
-                        "resamples": self.compare.resamples, "seed": self.compare.seed,
-                        "differences": self.compare.differences},
+            "compare": {
+                "baseline": self.compare.baseline,
+                "baseline_variant": self.compare.baseline_variant,
+                "resamples": self.compare.resamples,
+                "seed": self.compare.seed,
+                "differences": self.compare.differences,
+            },
             "output": {"formats": list(self.output.formats)},
         }
 
@@ -145,7 +153,7 @@ class _Reader:
         if spec.startswith(SAMPLE_PREFIX):
             from ktr.resources import sample_dir
 
-            path = sample_dir() / spec[len(SAMPLE_PREFIX):]
+            path = sample_dir() / spec[len(SAMPLE_PREFIX) :]
         else:
             path = (self.folder / Path(spec).expanduser()).resolve()
         if not path.is_file():
@@ -173,8 +181,15 @@ def _kind(value: Any) -> str:
     return "nothing" if value is None else f"{type(value).__name__} {value!r}"
 
 
-TOP_KEYS = {"name": False, "data": True, "pipeline": False, "variants": False, "metrics": False,
-            "compare": False, "output": False}
+TOP_KEYS = {
+    "name": False,
+    "data": True,
+    "pipeline": False,
+    "variants": False,
+    "metrics": False,
+    "compare": False,
+    "output": False,
+}
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -182,10 +197,15 @@ def load_experiment(path: str | Path) -> Experiment:
     p = Path(path)
     doc = read_yaml(p, loader=_StrictLoader)
     r = _Reader(p)
-    misplaced = [k for k in (doc if isinstance(doc, dict) else ()) if k not in TOP_KEYS and k in Config.__dataclass_fields__]
+    misplaced = [
+        k for k in (doc if isinstance(doc, dict) else ()) if k not in TOP_KEYS and k in Config.__dataclass_fields__
+    ]
     if misplaced:
-        raise r.fail("", f"unknown key {misplaced[0]!r}: scoring options go under 'pipeline:' "
-                         "(is this a scoring config for ktr score -c?)")
+        raise r.fail(
+            "",
+            f"unknown key {misplaced[0]!r}: scoring options go under 'pipeline:' "
+            "(is this a scoring config for ktr score -c?)",
+        )
     doc = r.mapping(doc, "", TOP_KEYS)
     data = _data(r, doc["data"])
     variants = _variants(r, _optional(doc, "pipeline"), doc.get("variants"))
@@ -247,17 +267,22 @@ def _metrics(r: _Reader, doc: dict[str, Any], references: bool) -> tuple[str, ..
 
 
 def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -> Comparison:
-    cmp = r.mapping(raw, "compare", {"baseline": False, "baseline_variant": False, "resamples": False,
-                                     "seed": False, "differences": False})
+    cmp = r.mapping(
+        raw,
+        "compare",
+        {"baseline": False, "baseline_variant": False, "resamples": False, "seed": False, "differences": False},
+    )
     baseline = cmp.get("baseline", next(iter(data.systems)))
     if baseline not in data.systems:
         raise r.fail("compare.baseline", f"{baseline!r} is not a system; choose one of: {', '.join(data.systems)}")
     baseline_variant = cmp.get("baseline_variant", next(iter(variants)))
     if baseline_variant not in variants:
-        raise r.fail("compare.baseline_variant",
-                     f"{baseline_variant!r} is not a variant; choose one of: {', '.join(variants)}")
+        raise r.fail(
+            "compare.baseline_variant", f"{baseline_variant!r} is not a variant; choose one of: {', '.join(variants)}"
+        )
     return Comparison(
-        baseline, baseline_variant,
+        baseline,
+        baseline_variant,
         resamples=r.integer(cmp.get("resamples", DEFAULT_RESAMPLES), "compare.resamples", 0),
         seed=r.integer(cmp.get("seed", DEFAULT_SEED), "compare.seed", 0),
         differences=r.integer(cmp.get("differences", 10), "compare.differences", 0),
@@ -272,7 +297,6 @@ class _StrictLoader(yaml.SafeLoader):
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} given twice", key_node.start_mark)
+                raise yaml.constructor.ConstructorError(None, None, f"key {key!r} given twice", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)

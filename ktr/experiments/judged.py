@@ -12,15 +12,17 @@ other text by mistake. The text itself stays in the corpus's own files.
 the judgments by span: a judged word counts as credited when the ktr keyword over it was
 transferred.
 """
+
 from __future__ import annotations
 
 import hashlib
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 from ktr.errors import InputError
@@ -32,9 +34,8 @@ if TYPE_CHECKING:
 
 LABELS = ("T", "A", "G", "E")
 #: columns of a gold file: the first five are required, the rest optional, in any order
-COLUMNS = ("line", "start", "end", "lemma", "label", "source_hash", "translation_hash", "tag",
-           "carried_at", "carried_by", "note")
-REQUIRED = COLUMNS[:5]
+REQUIRED = ("line", "start", "end", "lemma", "label")
+COLUMNS = (*REQUIRED, "source_hash", "translation_hash", "tag", "carried_at", "carried_by", "note")
 FORMAT = "# ktr judged keywords, version 1"
 _SPANS = re.compile(r"\d+-\d+(?:,\d+-\d+)*")
 
@@ -57,8 +58,8 @@ class Judgment:
     source_hash: str = ""
     translation_hash: str = ""
     tag: str = ""
-    carried_at: str = ""    # where the translation carries a T word: "start-end" spans, comma-separated
-    carried_by: str = ""    # or the words themselves (a gold file of your own data may quote them)
+    carried_at: str = ""  # where the translation carries a T word: "start-end" spans, comma-separated
+    carried_by: str = ""  # or the words themselves (a gold file of your own data may quote them)
     note: str = ""
 
 
@@ -81,9 +82,11 @@ def read_gold(path: str | Path) -> list[Judgment]:
             unknown = [c for c in cells if c not in COLUMNS]
             missing = [c for c in REQUIRED if c not in cells]
             if unknown or missing:
-                raise InputError(f"{path}:{n}: the header must name columns among {', '.join(COLUMNS)} "
-                                 f"(required: {', '.join(REQUIRED)}); "
-                                 + (f"unknown: {', '.join(unknown)}" if unknown else f"missing: {', '.join(missing)}"))
+                raise InputError(
+                    f"{path}:{n}: the header must name columns among {', '.join(COLUMNS)} "
+                    f"(required: {', '.join(REQUIRED)}); "
+                    + (f"unknown: {', '.join(unknown)}" if unknown else f"missing: {', '.join(missing)}")
+                )
             header = cells
             continue
         if len(cells) != len(header):
@@ -96,8 +99,9 @@ def read_gold(path: str | Path) -> list[Judgment]:
         if numbers["line"] < 1 or not 0 <= numbers["start"] < numbers["end"]:
             raise InputError(f"{path}:{n}: needs line >= 1 and 0 <= start < end")
         if row.get("carried_at") and not _SPANS.fullmatch(row["carried_at"]):
-            raise InputError(f"{path}:{n}: carried_at must be start-end spans separated by commas, "
-                             f"got {row['carried_at']!r}")
+            raise InputError(
+                f"{path}:{n}: carried_at must be start-end spans separated by commas, got {row['carried_at']!r}"
+            )
         if row["label"] not in LABELS:
             raise InputError(f"{path}:{n}: label {row['label']!r} is not one of {', '.join(LABELS)}")
         out.append(Judgment(**{**row, **numbers}))
@@ -118,8 +122,9 @@ def write_gold(judgments: Sequence[Judgment], path: str | Path, comments: Sequen
     Path(path).write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
-def check_lines(judgments: Sequence[Judgment], sources: Sequence[str], translations: Sequence[str],
-                name: str = "gold") -> None:
+def check_lines(
+    judgments: Sequence[Judgment], sources: Sequence[str], translations: Sequence[str], name: str = "gold"
+) -> None:
     """InputError unless every judged line exists and, where the gold file has hashes, holds the
     text that was judged."""
     for j in judgments:
@@ -136,10 +141,10 @@ class Item:
     """A judgment beside what ktr decided about the same word."""
 
     judgment: Judgment
-    result: KeywordResult | None     # the ktr keyword over the judged span, if any counts there
-    counted: bool                    # ktr counts that keyword in the line's score
-    kind: str = ""                   # the kind of disagreement, "" where ktr agrees
-    carried: str = ""                # the translation's words that carry a T word, as judged
+    result: KeywordResult | None  # the ktr keyword over the judged span, if any counts there
+    counted: bool  # ktr counts that keyword in the line's score
+    kind: str = ""  # the kind of disagreement, "" where ktr agrees
+    carried: str = ""  # the translation's words that carry a T word, as judged
 
     @property
     def credited(self) -> bool:
@@ -151,9 +156,9 @@ class Agreement:
     """Keyword- and sentence-level agreement of ktr with a gold file."""
 
     items: list[Item]
-    ktr_scores: dict[int, float | None]     # line -> ktr's sentence score
+    ktr_scores: dict[int, float | None]  # line -> ktr's sentence score
     signature: str
-    lines: list[int] = field(default_factory=list)   # the judged lines, in order
+    lines: list[int] = field(default_factory=list)  # the judged lines, in order
 
     def _judged(self, *labels: str) -> list[Item]:
         return [i for i in self.items if i.judgment.label in labels]
@@ -168,9 +173,16 @@ class Agreement:
         fp = sum(i.credited and i.judgment.label == "A" for i in ta)
         fn = sum(not i.credited and i.judgment.label == "T" for i in ta)
         tn = len(ta) - tp - fp - fn
-        return {"judged": len(ta), "true_positive": tp, "false_positive": fp, "false_negative": fn,
-                "true_negative": tn, "accuracy": _ratio(tp + tn, len(ta)),
-                "precision": _ratio(tp, tp + fp), "recall": _ratio(tp, tp + fn)}
+        return {
+            "judged": len(ta),
+            "true_positive": tp,
+            "false_positive": fp,
+            "false_negative": fn,
+            "true_negative": tn,
+            "accuracy": _ratio(tp + tn, len(ta)),
+            "precision": _ratio(tp, tp + fp),
+            "recall": _ratio(tp, tp + fn),
+        }
 
     def other_labels(self) -> dict[str, dict[str, int]]:
         """How ktr treats the words judged G and E: not a keyword that counts, counted and
@@ -178,9 +190,12 @@ class Agreement:
         out = {}
         for label in ("G", "E"):
             items = self._judged(label)
-            out[label] = {"judged": len(items), "not_counted": sum(not i.counted for i in items),
-                          "counted_missed": sum(i.counted and not i.credited for i in items),
-                          "counted_credited": sum(i.credited for i in items)}
+            out[label] = {
+                "judged": len(items),
+                "not_counted": sum(not i.counted for i in items),
+                "counted_missed": sum(i.counted and not i.credited for i in items),
+                "counted_credited": sum(i.credited for i in items),
+            }
         return out
 
     def gold_rates(self) -> dict[int, float]:
@@ -196,10 +211,14 @@ class Agreement:
         both = [n for n in self.lines if n in gold and self.ktr_scores.get(n) is not None]
         g = [gold[n] for n in both]
         k = [self.ktr_scores[n] for n in both]
-        return {"sentences": len(both), "gold_rate": average(g), "ktr": average(k),
-                "difference": None if not both else average(k) - average(g),
-                "mean_absolute_difference": average([abs(a - b) for a, b in zip(k, g)]),
-                "pearson": pearson(k, g)}
+        return {
+            "sentences": len(both),
+            "gold_rate": average(g),
+            "ktr": average(k),
+            "difference": None if not both else average(k) - average(g),
+            "mean_absolute_difference": average([abs(a - b) for a, b in zip(k, g)]),
+            "pearson": pearson(k, g),
+        }
 
     def disagreements(self) -> dict[str, int]:
         """The disagreements by kind (:data:`KINDS`, in its order)."""
@@ -208,21 +227,32 @@ class Agreement:
 
     def to_dict(self, examples: int = 0) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "signature": self.signature, "lines": len(self.lines), "labels": self.counts(),
-            "keywords": self.keyword_agreement(), "grammar_and_errors": self.other_labels(),
-            "sentences": self.sentence_agreement(), "disagreements": self.disagreements(),
+            "signature": self.signature,
+            "lines": len(self.lines),
+            "labels": self.counts(),
+            "keywords": self.keyword_agreement(),
+            "grammar_and_errors": self.other_labels(),
+            "sentences": self.sentence_agreement(),
+            "disagreements": self.disagreements(),
         }
         if examples:
-            out["examples"] = {kind: [_example(i) for i in self.items if i.kind == kind][:examples]
-                               for kind in self.disagreements()}
+            out["examples"] = {
+                kind: [_example(i) for i in self.items if i.kind == kind][:examples] for kind in self.disagreements()
+            }
         return out
 
 
 def _example(item: Item) -> dict[str, Any]:
     j, r = item.judgment, item.result
-    return {"line": j.line, "lemma": j.lemma, "label": j.label, "carried_by": item.carried or None,
-            "ktr": None if r is None else f"{r.keyword.lemma}/{r.keyword.tag}",
-            "matched": None if r is None else r.matched, "how": None if r is None else r.how}
+    return {
+        "line": j.line,
+        "lemma": j.lemma,
+        "label": j.label,
+        "carried_by": item.carried or None,
+        "ktr": None if r is None else f"{r.keyword.lemma}/{r.keyword.tag}",
+        "matched": None if r is None else r.matched,
+        "how": None if r is None else r.how,
+    }
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -292,8 +322,11 @@ def _kind(item: Item) -> str:
     if label == "A":
         if not credited:
             return ""
-        return {"synonym": "synonym false match", "transliteration": "transliteration false match",
-                "number": "number false match"}.get(result.how or "", "false match")
+        return {
+            "synonym": "synonym false match",
+            "transliteration": "transliteration false match",
+            "number": "number false match",
+        }.get(result.how or "", "false match")
     if label == "G":
         return "grammar counted" if counted and not credited else ""
     return "analyzer error counted" if counted else ""
@@ -303,8 +336,13 @@ def _kind(item: Item) -> str:
 _GRAMMAR_PIECES = frozenset({"n", "t", "s", "d", "ll", "m", "re", "ve"})
 
 
-def agreement(scorer: Scorer, sources: Sequence[str], translations: Sequence[str],
-              judgments: Sequence[Judgment], name: str = "gold") -> Agreement:
+def agreement(
+    scorer: Scorer,
+    sources: Sequence[str],
+    translations: Sequence[str],
+    judgments: Sequence[Judgment],
+    name: str = "gold",
+) -> Agreement:
     """Score the judged lines' translations and set ktr's decision on each judged word beside it."""
     check_lines(judgments, sources, translations, name)
     lines = sorted({j.line for j in judgments})
@@ -331,7 +369,7 @@ def carried_text(spans: str, translation: str) -> str:
     parts = []
     for span in spans.split(","):
         a, _, b = span.partition("-")
-        parts.append(translation[int(a):int(b)])
+        parts.append(translation[int(a) : int(b)])
     return " … ".join(parts)
 
 
@@ -340,8 +378,11 @@ def _over(results: Sequence[KeywordResult], j: Judgment) -> KeywordResult | None
     overlapping it, then any keyword overlapping it (a number or idiom unit ktr made of several
     words)."""
     overlapping = [r for r in results if r.keyword.start < j.end and j.start < r.keyword.end]
-    for wanted in (lambda r: (r.keyword.start, r.keyword.end, r.keyword.lemma) == (j.start, j.end, j.lemma),
-                   lambda r: r.keyword.lemma == j.lemma, lambda r: True):
+    for wanted in (
+        lambda r: (r.keyword.start, r.keyword.end, r.keyword.lemma) == (j.start, j.end, j.lemma),
+        lambda r: r.keyword.lemma == j.lemma,
+        lambda r: True,
+    ):
         found = [r for r in overlapping if wanted(r)]
         if found:
             return found[0]

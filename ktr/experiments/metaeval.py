@@ -12,18 +12,20 @@ content words dropped and the sentence score.
 All figures are over the same sentences: those where KTR has a score (at least one keyword that
 counts); the others are left out of every figure and their number is reported.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ktr.experiments import variants as V
-from ktr.errors import InputError
-from ktr.scoring.reference import sentence_metrics
 from ktr.english.wordnet import fingerprint
+from ktr.errors import InputError
+from ktr.experiments import variants as V
+from ktr.scoring.reference import sentence_metrics
 
 if TYPE_CHECKING:
     from ktr.lexicon.format import Lookup
@@ -43,8 +45,7 @@ def auc(positives: Sequence[float], negatives: Sequence[float]) -> float | None:
     if not positives or not negatives:
         return None
     ranked = sorted(negatives)
-    wins = sum(bisect_left(ranked, p) + (bisect_right(ranked, p) - bisect_left(ranked, p)) / 2
-               for p in positives)
+    wins = sum(bisect_left(ranked, p) + (bisect_right(ranked, p) - bisect_left(ranked, p)) / 2 for p in positives)
     return wins / (len(positives) * len(negatives))
 
 
@@ -62,7 +63,7 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
     ordered = [sorted(groups[k]) for k in sorted(groups)]
     s = 0  # concordant minus discordant pairs
     for i, low in enumerate(ordered):
-        for high in ordered[i + 1:]:
+        for high in ordered[i + 1 :]:
             s += sum((len(high) - bisect_right(high, v)) - bisect_left(high, v) for v in low)
     n0 = len(x) * (len(x) - 1) // 2
     ties_x = sum(t * (t - 1) // 2 for t in Counter(x).values())
@@ -83,20 +84,20 @@ class Variant:
     name: str
     lines: list[str]
     changed: list[bool]
-    scores: dict[str, list[float | None]]   # metric → one score per line (KTR: None, no keyword)
-    credits: Counter                         # matching stage → keywords it credited
+    scores: dict[str, list[float | None]]  # metric → one score per line (KTR: None, no keyword)
+    credits: Counter  # matching stage → keywords it credited
 
 
 @dataclass
 class MetaEval:
     """The scores of every variant and the statistics computed from them."""
 
-    signature: "Signature"
+    signature: Signature
     sacrebleu: dict[str, str]
     seed: int
     wordnet: str
     variants: dict[str, Variant]
-    evaluated: list[int]            # lines with a KTR score, the sentences of every figure
+    evaluated: list[int]  # lines with a KTR score, the sentences of every figure
 
     @property
     def lines(self) -> int:
@@ -134,40 +135,57 @@ class MetaEval:
         number of sentences where it is defined (scores not all equal). Unlike :meth:`tau`, this
         ignores how much the sentences' true scores differ from each other."""
         x = list(LEVELS.values())
-        taus = [t for i in self.evaluated
-                if (t := kendall_tau_b(x, [self.variants[name].scores[metric][i] for name in LEVELS])) is not None]
+        taus = [
+            t
+            for i in self.evaluated
+            if (t := kendall_tau_b(x, [self.variants[name].scores[metric][i] for name in LEVELS])) is not None
+        ]
         return average(taus), len(taus)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "signature": {"short": self.signature.short(), "full": self.signature.full()},
             "sacrebleu": self.sacrebleu,
-            "seed": self.seed, "wordnet": self.wordnet,
-            "sentences": self.lines, "sentences_evaluated": len(self.evaluated),
+            "seed": self.seed,
+            "wordnet": self.wordnet,
+            "sentences": self.lines,
+            "sentences_evaluated": len(self.evaluated),
             "sentences_without_keywords": self.lines - len(self.evaluated),
-            "variants": [{
-                "name": name,
-                "changed": len(self.changed(name)),
-                "mean": {m: self.mean(name, m) for m in METRICS},
-                "kept_on_changed": {m: self.kept(name, m) for m in METRICS},
-                "ktr_credits_by_stage": dict(v.credits),
-                "segments": [{"index": i, "text": text, "changed": v.changed[i],
-                              **{m: v.scores[m][i] for m in METRICS}} for i, text in enumerate(v.lines)],
-            } for name, v in self.variants.items()],
+            "variants": [
+                {
+                    "name": name,
+                    "changed": len(self.changed(name)),
+                    "mean": {m: self.mean(name, m) for m in METRICS},
+                    "kept_on_changed": {m: self.kept(name, m) for m in METRICS},
+                    "ktr_credits_by_stage": dict(v.credits),
+                    "segments": [
+                        {"index": i, "text": text, "changed": v.changed[i], **{m: v.scores[m][i] for m in METRICS}}
+                        for i, text in enumerate(v.lines)
+                    ],
+                }
+                for name, v in self.variants.items()
+            ],
             "auc_true_vs_mismatch": {m: self.auc(m) for m in METRICS},
             "kendall_tau_b_drop": {m: self.tau(m) for m in METRICS},
             "kendall_tau_b_drop_within_sentences": {
-                m: dict(zip(("mean", "sentences"), self.tau_within(m))) for m in METRICS},
+                m: dict(zip(("mean", "sentences"), self.tau_within(m))) for m in METRICS
+            },
             "reading": reading(self),
         }
 
 
-def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], seed: int = 1,
-        vocab: V.Vocabulary | None = None) -> MetaEval:
+def run(
+    scorer: Scorer,
+    sources: Sequence[str],
+    references: Sequence[str],
+    seed: int = 1,
+    vocab: V.Vocabulary | None = None,
+) -> MetaEval:
     """Build every variant of ``references`` and score it with KTR, BLEU and chrF."""
     if len(sources) != len(references):
-        raise InputError(f"line counts differ: source has {len(sources)} lines, "
-                         f"reference has {len(references)}; nothing was scored")
+        raise InputError(
+            f"line counts differ: source has {len(sources)} lines, reference has {len(references)}; nothing was scored"
+        )
     vocab = vocab or V.Vocabulary()
     prepared = scorer.prepare(sources)
     built = V.build(references, seed, vocab, glosses(prepared.lookups))
@@ -179,8 +197,11 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
         credits = Counter(k.how for s in sentences for k in s.keywords if k.how)
         others = sentence_metrics(lines, references)
         signatures = {m: sig for m, (_, sig) in others.items()}
-        scores = {"ktr": [s.score for s in sentences], "f": [s.f(beta) for s in sentences],
-                  **{m: row for m, (row, _) in others.items()}}
+        scores = {
+            "ktr": [s.score for s in sentences],
+            "f": [s.f(beta) for s in sentences],
+            **{m: row for m, (row, _) in others.items()},
+        }
         results[name] = Variant(name, lines, [a != b for a, b in zip(lines, references)], scores, credits)
     evaluated = [i for i in range(len(sources)) if all(v.scores["ktr"][i] is not None for v in results.values())]
     return MetaEval(scorer.signature, signatures, seed, fingerprint(), results, evaluated)
@@ -190,7 +211,7 @@ def run(scorer: "Scorer", sources: Sequence[str], references: Sequence[str], see
 GLOSSES = 3
 
 
-def glosses(lookups: Sequence[Sequence["Lookup | None"]], n: int = GLOSSES) -> list[list[str]]:
+def glosses(lookups: Sequence[Sequence[Lookup | None]], n: int = GLOSSES) -> list[list[str]]:
     """Per line, each keyword's first ``n`` equivalents, keyword after keyword in source order (a
     construction's marks are already its words: @negation is "not" first); keywords with no
     entry give nothing."""
@@ -201,13 +222,12 @@ def percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
-
 def four_places(value: float) -> str:
     return f"{value:.4f}"
 
 
-
 # --- the reading: what the figures show, in words (part of the result) ---------------------
+
 
 def _ranked(values: dict[str, float | None], reverse: bool = True) -> list[str]:
     return sorted((m for m in METRICS if values[m] is not None), key=lambda m: values[m], reverse=reverse)
@@ -232,53 +252,76 @@ def reading(result: MetaEval) -> list[str]:
     out = []
     excluded = result.lines - len(result.evaluated)
     if excluded:
-        out.append(f"{excluded} of {result.lines} sentences have no keyword KTR can count; "
-                   "they are left out of every figure.")
+        out.append(
+            f"{excluded} of {result.lines} sentences have no keyword KTR can count; they are left out of every figure."
+        )
     perfect = [LABELS[m] for m in ("bleu", "chrf") if result.mean("true", m) == FULL_SCALE[m]]
     shuffle = {m: result.kept("shuffle", m) for m in METRICS}
     if _ranked(shuffle):
         best = _ranked(shuffle)[0]
-        verdict = ("the data bear this out: it keeps the most" if best in ("ktr", "f")
-                   else f"on this data {LABELS[best]} keeps more")
-        out.append(f"Word order: shuffled translations keep {_listing(shuffle, percent)} of the true "
-                   f"score. KTR is meant to ignore word order; {verdict}.")
+        verdict = (
+            "the data bear this out: it keeps the most"
+            if best in ("ktr", "f")
+            else f"on this data {LABELS[best]} keeps more"
+        )
+        out.append(
+            f"Word order: shuffled translations keep {_listing(shuffle, percent)} of the true "
+            f"score. KTR is meant to ignore word order; {verdict}."
+        )
     syn = {m: result.kept("synonym", m) for m in METRICS}
     if syn["ktr"] is not None and syn["bleu"] is not None:
         verdict = "more than BLEU, as intended" if syn["ktr"] > syn["bleu"] else "no more than BLEU here"
         credited = [result.variants[v].credits.get("synonym", 0) for v in ("synonym", "true")]
-        note = (f" {credited[0]} keywords of the synonym variant were credited by KTR's synonym stage, "
-                f"which draws on the same WordNet ({credited[1]} in the true translations)."
-                if "synonym" in result.signature.matching else "")
-        out.append(f"Synonyms: with content words replaced by WordNet synonyms "
-                   f"({_count(len(result.changed('synonym')), 'sentence')} changed), the variants keep "
-                   f"{_listing(syn, percent)}; KTR keeps {verdict}.{note}")
+        note = (
+            f" {credited[0]} keywords of the synonym variant were credited by KTR's synonym stage, "
+            f"which draws on the same WordNet ({credited[1]} in the true translations)."
+            if "synonym" in result.signature.matching
+            else ""
+        )
+        out.append(
+            f"Synonyms: with content words replaced by WordNet synonyms "
+            f"({_count(len(result.changed('synonym')), 'sentence')} changed), the variants keep "
+            f"{_listing(syn, percent)}; KTR keeps {verdict}.{note}"
+        )
     aucs = {m: result.auc(m) for m in METRICS}
     if _ranked(aucs):
-        note = (f" {' and '.join(perfect)} compare every variant with the untouched reference, so "
-                "the true translation scores 100 by construction; KTR sees only the source." if perfect else "")
-        out.append(f"True against mismatched translations (ROC-AUC, 0.5 = chance, 1 = always "
-                   f"apart): {_listing(aucs, four_places)}.{note}")
+        note = (
+            f" {' and '.join(perfect)} compare every variant with the untouched reference, so "
+            "the true translation scores 100 by construction; KTR sees only the source."
+            if perfect
+            else ""
+        )
+        out.append(
+            f"True against mismatched translations (ROC-AUC, 0.5 = chance, 1 = always "
+            f"apart): {_listing(aucs, four_places)}.{note}"
+        )
     taus = {m: result.tau(m) for m in METRICS}
     within = {m: result.tau_within(m)[0] for m in METRICS}
     if _ranked(taus) and _ranked(within):
-        out.append(f"Dropped content (Kendall's tau-b between the share of content words dropped "
-                   f"and the score; more negative = follows the loss more closely): over all "
-                   f"sentences {_listing(taus, four_places, reverse=False)}; within each sentence (mean) "
-                   f"{_listing(within, four_places, reverse=False)}.")
+        out.append(
+            f"Dropped content (Kendall's tau-b between the share of content words dropped "
+            f"and the score; more negative = follows the loss more closely): over all "
+            f"sentences {_listing(taus, four_places, reverse=False)}; within each sentence (mean) "
+            f"{_listing(within, four_places, reverse=False)}."
+        )
         gaps = {m: taus[m] - within[m] for m in METRICS if taus[m] is not None and within[m] is not None}
         if gaps and max(gaps, key=gaps.get) == "ktr":
             spread = _sd(result.sentence_scores("true", "ktr"))
-            out.append(f"The two differ most for KTR ({gaps['ktr']:.4f}): its true score varies from "
-                       f"sentence to sentence (standard deviation {spread:.4f}), "
-                       "so pooled sentences' drop levels overlap"
-                       + (f", while {' and '.join(perfect)} start every sentence from 100." if perfect else "."))
+            out.append(
+                f"The two differ most for KTR ({gaps['ktr']:.4f}): its true score varies from "
+                f"sentence to sentence (standard deviation {spread:.4f}), "
+                "so pooled sentences' drop levels overlap"
+                + (f", while {' and '.join(perfect)} start every sentence from 100." if perfect else ".")
+            )
     out += _wrong_outputs(result)
     numbers = len(result.changed("numbers"))
     if numbers:
         kept = {m: result.kept("numbers", m) for m in METRICS}
-        out.append(f"Numbers: {numbers} sentence{'s have' if numbers > 1 else ' has'} digits; "
-                   f"with them changed, {'they keep' if numbers > 1 else 'it keeps'} "
-                   f"{_listing(kept, percent)} of the true score.")
+        out.append(
+            f"Numbers: {numbers} sentence{'s have' if numbers > 1 else ' has'} digits; "
+            f"with them changed, {'they keep' if numbers > 1 else 'it keeps'} "
+            f"{_listing(kept, percent)} of the true score."
+        )
     else:
         out.append("Numbers: no sentence has digits, so the numbers variant equals the reference.")
     return out
@@ -289,21 +332,27 @@ def _wrong_outputs(result: MetaEval) -> list[str]:
     out = []
     added = {m: result.kept("addition", m) for m in METRICS}
     if added["ktr"] is not None:
-        ktr = ("KTR does not go down: it counts only what reached the output" if added["ktr"] >= 1
-               else "KTR goes down")
+        ktr = "KTR does not go down: it counts only what reached the output" if added["ktr"] >= 1 else "KTR goes down"
         f = "" if added["f"] is None else f"; F, which also counts the added words, keeps {percent(added['f'])}"
-        out.append(f"Added content: with another line's translation appended, the variants keep "
-                   f"{_listing(added, percent)} of the true score; {ktr}{f}.")
+        out.append(
+            f"Added content: with another line's translation appended, the variants keep "
+            f"{_listing(added, percent)} of the true score; {ktr}{f}."
+        )
     true, salad = result.sentence_scores("true", "ktr"), result.sentence_scores("salad", "ktr")
     if salad:
         above = sum(s > t for s, t in zip(salad, true))
-        others = ", ".join(f"{LABELS[m]} {result.mean('salad', m):.2f}" for m in ("bleu", "chrf")
-                           if result.mean("salad", m) is not None)
+        others = ", ".join(
+            f"{LABELS[m]} {result.mean('salad', m):.2f}"
+            for m in ("bleu", "chrf")
+            if result.mean("salad", m) is not None
+        )
         f_true, f_salad = result.sentence_scores("true", "f"), result.sentence_scores("salad", "f")
         below = sum(s < t for s, t in zip(f_salad, f_true))
-        out.append(f"Gloss salad (each keyword's first {GLOSSES} lexicon equivalents in source order, no sentence): "
-                   f"KTR {result.mean('salad', 'ktr'):.4f} against {result.mean('true', 'ktr'):.4f} for the "
-                   f"true translations, above them on {above} of {len(salad)} sentences; F "
-                   f"{result.mean('salad', 'f'):.4f} against {result.mean('true', 'f'):.4f}, below them on "
-                   f"{below} of {len(salad)}" + (f"; with the reference, {others}." if others else "."))
+        out.append(
+            f"Gloss salad (each keyword's first {GLOSSES} lexicon equivalents in source order, no sentence): "
+            f"KTR {result.mean('salad', 'ktr'):.4f} against {result.mean('true', 'ktr'):.4f} for the "
+            f"true translations, above them on {above} of {len(salad)} sentences; F "
+            f"{result.mean('salad', 'f'):.4f} against {result.mean('true', 'f'):.4f}, below them on "
+            f"{below} of {len(salad)}" + (f"; with the reference, {others}." if others else ".")
+        )
     return out

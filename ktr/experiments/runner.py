@@ -7,36 +7,47 @@ up and matches. BLEU, chrF and METEOR do not depend on the variant and are compu
 system. All bootstrap estimates (every variant, system and metric) use the same resamples, so
 every comparison is paired.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ktr import __version__
-from ktr.scoring.analysis_cache import CachedAnalyzer
-from ktr.korean.analyzers import Analyzer
-from ktr.korean.analyzers.process import build_analyzer
 from ktr.config import Config
-from ktr.experiments.config import Experiment
-from ktr.korean.guard import pieces
-from ktr.korean.keywords import CLASSES
-from ktr.korean.normalize import normalize_source
 from ktr.execution.analyzer_pool import AnalyzerPool
 from ktr.execution.jobs import split_jobs
 from ktr.execution.options import Engine
-from ktr.scoring.preflight import check
+from ktr.experiments.config import Experiment
+from ktr.korean.analyzers import Analyzer
+from ktr.korean.analyzers.process import build_analyzer
+from ktr.korean.guard import pieces
+from ktr.korean.keywords import CLASSES
+from ktr.korean.normalize import normalize_source
 from ktr.progress import Progress
+from ktr.scoring.analysis_cache import CachedAnalyzer
+from ktr.scoring.preflight import check
 from ktr.scoring.reference import meteor_sentences, meteor_signature
 from ktr.scoring.results import Signature, SystemResult
 from ktr.scoring.scorer import Scorer
-from ktr.scoring.significance import (Estimate, bootstrap, estimates, f_statistic, ktr_statistic, mean_statistic,
-                                     paired_p_value, sacrebleu_statistic, signature_extra)
+from ktr.scoring.significance import (
+    Estimate,
+    bootstrap,
+    estimates,
+    f_statistic,
+    ktr_statistic,
+    mean_statistic,
+    paired_p_value,
+    sacrebleu_statistic,
+    signature_extra,
+)
 from ktr.textio import check_same_length, read_lines
 
 #: keyword classes in report order (idiom units last)
@@ -50,8 +61,8 @@ class Difference:
     index: int
     baseline_score: float
     score: float
-    gained: list[str]     # keywords the system transferred and the baseline did not
-    lost: list[str]       # keywords the baseline transferred and the system did not
+    gained: list[str]  # keywords the system transferred and the baseline did not
+    lost: list[str]  # keywords the baseline transferred and the system did not
 
     @property
     def delta(self) -> float:
@@ -66,8 +77,8 @@ class VariantRun:
     config: Config
     signature: Signature
     systems: list[SystemResult]
-    ktr: dict[str, Estimate] = field(default_factory=dict)            # system → KTR with CI, p
-    f: dict[str, Estimate] = field(default_factory=dict)              # system → F with CI, p
+    ktr: dict[str, Estimate] = field(default_factory=dict)  # system → KTR with CI, p
+    f: dict[str, Estimate] = field(default_factory=dict)  # system → F with CI, p
     vs_baseline_variant: dict[str, tuple[float, float | None]] = field(default_factory=dict)  # Δ, p
     differences: dict[str, list[Difference]] = field(default_factory=dict)
 
@@ -90,8 +101,8 @@ class Run:
     outputs: dict[str, list[str]]
     references: list[list[str]]
     variants: list[VariantRun]
-    reference_metrics: dict[str, dict[str, Estimate]]       # metric → system → estimate
-    metric_signatures: dict[str, str]                         # BLEU, chrF (sacreBLEU), METEOR
+    reference_metrics: dict[str, dict[str, Estimate]]  # metric → system → estimate
+    metric_signatures: dict[str, str]  # BLEU, chrF (sacreBLEU), METEOR
     seconds: float = 0.0
 
     @property
@@ -104,8 +115,12 @@ class Run:
             "ktr_version": __version__,
             "experiment": exp.to_dict(),
             "sentences": len(self.sources),
-            "bootstrap": {"resamples": exp.compare.resamples, "seed": exp.compare.seed,
-                          "confidence": 0.95, "test": "paired bootstrap (sacreBLEU --paired-bs)"},
+            "bootstrap": {
+                "resamples": exp.compare.resamples,
+                "seed": exp.compare.seed,
+                "confidence": 0.95,
+                "test": "paired bootstrap (sacreBLEU --paired-bs)",
+            },
             "metric_signatures": self.metric_signatures or None,
             "variants": [self._variant_dict(v) for v in self.variants],
         }
@@ -120,8 +135,10 @@ class Run:
                 d.update({metric: by_system[s.name].score, **by_system[s.name].fields(metric)})
             delta = v.vs_baseline_variant.get(s.name)
             d["vs_baseline_variant"] = {"delta": delta[0], "p_value": delta[1]} if delta else None
-            d["classes"] = {c: {"keywords": n, "transferred": t, "rate": t / n if n else None}
-                            for c, (n, t) in class_rates(s, v.config).items()}
+            d["classes"] = {
+                c: {"keywords": n, "transferred": t, "rate": t / n if n else None}
+                for c, (n, t) in class_rates(s, v.config).items()
+            }
             d["score_histogram"] = histogram(s)
             systems.append(d)
         return {
@@ -130,9 +147,19 @@ class Run:
             "systems": systems,
             "failed_lines": [{"line": n, "reason": why} for n, why in v.failed],
             "differences": {
-                name: [{"index": d.index, "baseline_score": d.baseline_score, "score": d.score, "delta": d.delta,
-                        "gained": d.gained, "lost": d.lost} for d in diffs]
-                for name, diffs in v.differences.items()},
+                name: [
+                    {
+                        "index": d.index,
+                        "baseline_score": d.baseline_score,
+                        "score": d.score,
+                        "delta": d.delta,
+                        "gained": d.gained,
+                        "lost": d.lost,
+                    }
+                    for d in diffs
+                ]
+                for name, diffs in v.differences.items()
+            },
         }
 
 
@@ -170,9 +197,15 @@ def _differences(base: SystemResult, other: SystemResult, top: int) -> list[Diff
     return found[:top]
 
 
-def run_experiment(exp: Experiment, *, quiet: bool = False,
-                   analyzer_factory: Callable[[str], Analyzer] | None = None,
-                   analysis_cache: str | os.PathLike | None = None, jobs: int = 1, engine: Engine | None = None) -> Run:
+def run_experiment(
+    exp: Experiment,
+    *,
+    quiet: bool = False,
+    analyzer_factory: Callable[[str], Analyzer] | None = None,
+    analysis_cache: str | os.PathLike | None = None,
+    jobs: int = 1,
+    engine: Engine | None = None,
+) -> Run:
     """Score every variant and system of ``exp`` and compare them (see the module docstring).
 
     ``analyzer_factory`` builds an analyzer by name (default: as the variant's config says, with
@@ -188,8 +221,15 @@ def run_experiment(exp: Experiment, *, quiet: bool = False,
             pool.close()
 
 
-def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyzer] | None,
-         analysis_cache: str | os.PathLike | None, jobs: int, pools: list, engine: Engine | None) -> Run:
+def _run(
+    exp: Experiment,
+    quiet: bool,
+    analyzer_factory: Callable[[str], Analyzer] | None,
+    analysis_cache: str | os.PathLike | None,
+    jobs: int,
+    pools: list,
+    engine: Engine | None,
+) -> Run:
     started = time.perf_counter()
     progress = Progress(quiet)
     files = {str(exp.data.source): read_lines(exp.data.source)}
@@ -207,9 +247,17 @@ def _run(exp: Experiment, quiet: bool, analyzer_factory: Callable[[str], Analyze
     return run
 
 
-def _variants(exp: Experiment, sources: list[str], outputs: dict[str, list[str]], progress: Progress,
-              analyzer_factory: Callable[[str], Analyzer] | None, analysis_cache: str | os.PathLike | None,
-              jobs: int, pools: list, engine: Engine | None = None) -> list[VariantRun]:
+def _variants(
+    exp: Experiment,
+    sources: list[str],
+    outputs: dict[str, list[str]],
+    progress: Progress,
+    analyzer_factory: Callable[[str], Analyzer] | None,
+    analysis_cache: str | os.PathLike | None,
+    jobs: int,
+    pools: list,
+    engine: Engine | None = None,
+) -> list[VariantRun]:
     """Every variant scored on every system. The analyses and prepared sources are let go on
     return: what follows (reference metrics, the bootstrap, the reports) needs only the results."""
     analyzers: dict[tuple[str, float | None], CachedAnalyzer] = {}
@@ -232,7 +280,7 @@ def _variants(exp: Experiment, sources: list[str], outputs: dict[str, list[str]]
                 if processes > 1 and threads == 1:
                     inner = AnalyzerPool(config.analyzer, processes, config.timeout)
                     pools.append(inner)
-                else:   # one job, or an analyzer with threads of its own: all of them analysing
+                else:  # one job, or an analyzer with threads of its own: all of them analysing
                     inner = build_analyzer(config.analyzer, config.timeout, jobs)
             analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis_cache)
             with progress.bar(f"analysing ({config.analyzer})", len(sources)) as bar:
@@ -252,7 +300,8 @@ def _variants(exp: Experiment, sources: list[str], outputs: dict[str, list[str]]
         signature = scorer.signature
         if exp.compare.resamples:
             signature = dataclasses.replace(
-                signature, extra={**signature.extra, **signature_extra(exp.compare.resamples, exp.compare.seed)})
+                signature, extra={**signature.extra, **signature_extra(exp.compare.resamples, exp.compare.seed)}
+            )
         variants.append(VariantRun(vname, config, signature, systems))
     return variants
 
@@ -263,8 +312,7 @@ def analyzed_texts(sources: list[str], max_chars: int) -> list[str]:
     return [piece for line in sources for _, piece in pieces(normalize_source(line).text, max_chars)]
 
 
-def _reference_metrics(exp: Experiment, outputs: dict[str, list[str]], references: list[list[str]],
-                       progress: Progress):
+def _reference_metrics(exp: Experiment, outputs: dict[str, list[str]], references: list[list[str]], progress: Progress):
     """Corpus scores and resampling statistics of BLEU, chrF and METEOR, per metric and system."""
     scores: dict[str, dict[str, float]] = {}
     stats: dict[str, dict[str, Any]] = {}
@@ -308,8 +356,9 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
     samples: dict[tuple, np.ndarray] = {}
     if exp.compare.resamples:
         with progress.bar("bootstrap", exp.compare.resamples) as bar:
-            drawn = bootstrap(statistics, len(run.sources), exp.compare.resamples, exp.compare.seed,
-                              progress=bar.update)
+            drawn = bootstrap(
+                statistics, len(run.sources), exp.compare.resamples, exp.compare.seed, progress=bar.update
+            )
         samples = dict(zip(keys, drawn))
 
     def table(metric: str, variant: str | None, scores: list[float | None]) -> list[Estimate]:
@@ -321,11 +370,12 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
         v.ktr = dict(zip(names, table("ktr", v.name, [s.ktr for s in v.systems])))
         v.f = dict(zip(names, table("f", v.name, [s.f for s in v.systems])))
         base = v.system(run.baseline)
-        v.differences = {s.name: _differences(base, s, exp.compare.differences)
-                         for s in v.systems if s.name != run.baseline}
+        v.differences = {
+            s.name: _differences(base, s, exp.compare.differences) for s in v.systems if s.name != run.baseline
+        }
     for metric, by_system in ref_scores.items():
         run.reference_metrics[metric] = dict(zip(names, table(metric, None, [by_system[n] for n in names])))
-    for v in run.variants:      # the system summaries carry BLEU and chrF, as ktr score's do
+    for v in run.variants:  # the system summaries carry BLEU and chrF, as ktr score's do
         for s in v.systems:
             s.bleu = ref_scores.get("bleu", {}).get(s.name)
             s.chrf = ref_scores.get("chrf", {}).get(s.name)
@@ -339,6 +389,7 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
                 continue
             p = None
             if samples:
-                p = paired_p_value(samples[("ktr", base_variant.name, s.name)],
-                                   samples[("ktr", v.name, s.name)], after - before)
+                p = paired_p_value(
+                    samples[("ktr", base_variant.name, s.name)], samples[("ktr", v.name, s.name)], after - before
+                )
             v.vs_baseline_variant[s.name] = (after - before, p)

@@ -31,13 +31,14 @@ the line number, so a line's variant does not depend on the other lines, and the
 levels draw the same random order of content words: the words dropped at 25 % are among those
 dropped at 50 %, and those among the ones dropped at 75 %.
 """
+
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.errors import InputError
@@ -61,7 +62,7 @@ class Word:
     start: int
     end: int
     text: str
-    stem_end: int   # end of the part looked up: before a possessive 's, else ``end``
+    stem_end: int  # end of the part looked up: before a possessive 's, else ``end``
 
     @property
     def stem(self) -> str:
@@ -115,13 +116,19 @@ class Vocabulary:
         are mostly other meanings (room → "way")."""
         word = stem.lower()
         bases = self._bases(word)
-        ranked = sorted(self.wn.synsets(word), key=lambda s: -sum(
-            lemma.count() for lemma in s.lemmas() if lemma.name().lower() in bases))
+        ranked = sorted(
+            self.wn.synsets(word),
+            key=lambda s: -sum(lemma.count() for lemma in s.lemmas() if lemma.name().lower() in bases),
+        )
         for name in ranked[0].lemma_names() if ranked else ():
             candidate = name.replace("_", " ")
             lower = candidate.lower()
-            if (lower in bases or not _LETTERS_AND_SPACES.fullmatch(candidate)
-                    or _ROMAN.fullmatch(lower) or self._bases(lower) & bases):
+            if (
+                lower in bases
+                or not _LETTERS_AND_SPACES.fullmatch(candidate)
+                or _ROMAN.fullmatch(lower)
+                or self._bases(lower) & bases
+            ):
                 continue
             return candidate
         return None
@@ -202,13 +209,14 @@ def synonyms(text: str, vocab: Vocabulary) -> str:
     for w in reversed(vocab.content_words(text)):
         replacement = None if any(c.isupper() for c in w.stem) else vocab.synonym(w.stem)
         if replacement is not None:
-            text = text[: w.start] + replacement + text[w.stem_end:]
+            text = text[: w.start] + replacement + text[w.stem_end :]
     return text
 
 
 def numbers(text: str, rng: random.Random) -> str:
     """Every digit sequence replaced by a different one of the same length (no leading zero
     where the original had none): ``314`` → e.g. ``862``, ``12.3`` → e.g. ``47.8``."""
+
     def other(m: re.Match) -> str:
         digits = m.group()
         low = 10 ** (len(digits) - 1) if digits[0] != "0" and len(digits) > 1 else 0
@@ -226,15 +234,15 @@ def salad(glosses: Sequence[Sequence[str]]) -> list[str]:
     return [" ".join(line) for line in glosses]
 
 
-def build(references: Sequence[str], seed: int, vocab: Vocabulary,
-          glosses: Sequence[Sequence[str]]) -> dict[str, list[str]]:
+def build(
+    references: Sequence[str], seed: int, vocab: Vocabulary, glosses: Sequence[Sequence[str]]
+) -> dict[str, list[str]]:
     """Every variant of ``references``, by name, in :data:`VARIANTS` order; ``glosses`` are
     the source keywords' first equivalents per line, for the salad."""
     if len(glosses) != len(references):
         raise InputError(f"{len(glosses)} lines of glosses for {len(references)} references")
     per_line: dict[str, Callable[[str, int], str]] = {
-        **{name: (lambda t, i, p=p: drop(t, p, line_rng(seed, "drop", i), vocab))
-           for name, p in DROP_LEVELS.items()},
+        **{name: (lambda t, i, p=p: drop(t, p, line_rng(seed, "drop", i), vocab)) for name, p in DROP_LEVELS.items()},
         "shuffle": lambda t, i: shuffle(t, line_rng(seed, "shuffle", i)),
         "synonym": lambda t, i: synonyms(t, vocab),
         "numbers": lambda t, i: numbers(t, line_rng(seed, "numbers", i)),

@@ -14,12 +14,14 @@
   wall-clock limit needs the analyzer in a child process: an analyzer with an ``outcomes`` method
   (:class:`~ktr.korean.analyzers.process.AnalyzerProcess`) reports timeouts as failures itself.
 """
+
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable, Iterator, NamedTuple, Sequence, Union
+from typing import NamedTuple
 
 from ktr.korean.analyzers.base import Analyzer, Morpheme
 
@@ -27,7 +29,7 @@ from ktr.korean.analyzers.base import Analyzer, Morpheme
 BATCH = 256
 
 #: what analysing one piece gives: its morphemes, or the reason it failed
-Outcome = Union[list[Morpheme], str]
+Outcome = list[Morpheme] | str
 
 
 @dataclass(frozen=True)
@@ -98,10 +100,10 @@ def analyze_lines(analyzer: Analyzer, lines: Sequence[str], max_chars: int) -> l
 
 
 class _Piece(NamedTuple):
-    line: int       # index of its line
-    offset: int     # where it starts in the line
+    line: int  # index of its line
+    offset: int  # where it starts in the line
     text: str
-    last: bool = True   # the line's last piece
+    last: bool = True  # the line's last piece
 
 
 def _shifted(morphemes: list[Morpheme], offset: int) -> list[Morpheme]:
@@ -111,8 +113,11 @@ def _shifted(morphemes: list[Morpheme], offset: int) -> list[Morpheme]:
 def stream_lines(analyzer: Analyzer, lines: Iterable[str], max_chars: int) -> Iterator[LineAnalysis]:
     """:func:`analyze_lines` for an analyzer with a ``stream`` method: one analysis per line,
     each given as soon as the analyzer has it, the lines read only as the analyzer asks for them."""
-    work = (_Piece(n, offset, piece, offset + len(piece) == len(line)) for n, line in enumerate(lines)
-            for offset, piece in pieces(line, max_chars))
+    work = (
+        _Piece(n, offset, piece, offset + len(piece) == len(line))
+        for n, line in enumerate(lines)
+        for offset, piece in pieces(line, max_chars)
+    )
     morphemes: list[Morpheme] = []
     failed: str | None = None
     for w, result in _stream_outcomes(analyzer, work):
@@ -129,7 +134,7 @@ def _stream_outcomes(analyzer: Analyzer, work: Iterator[_Piece]) -> Iterator[tup
     """Each piece and its outcome, in order. Blank pieces are not sent (they have no morphemes).
     An error while reading ``work`` (a bad input line) is raised as it is, not taken for the
     analyzer's failure."""
-    given: deque[_Piece] = deque()       # pieces read and not yet answered, blank ones included
+    given: deque[_Piece] = deque()  # pieces read and not yet answered, blank ones included
     reading: list[BaseException] = []
 
     def feed() -> Iterator[str]:
@@ -138,7 +143,7 @@ def _stream_outcomes(analyzer: Analyzer, work: Iterator[_Piece]) -> Iterator[tup
                 w = next(work)
             except StopIteration:
                 return
-            except BaseException as exc:    # raised again below, once the given pieces are answered
+            except BaseException as exc:  # raised again below, once the given pieces are answered
                 reading.append(exc)
                 return
             given.append(w)
@@ -150,13 +155,13 @@ def _stream_outcomes(analyzer: Analyzer, work: Iterator[_Piece]) -> Iterator[tup
             while not given[0].text.strip():
                 yield given.popleft(), []
             yield given.popleft(), result
-    except Exception:     # which piece failed is found one at a time, and so is the rest
+    except Exception:  # which piece failed is found one at a time, and so is the rest
         if reading:
             raise reading[0] from None
         for w in chain(given, work):
             yield w, analyze_one(analyzer, w.text)
         return
     for w in given:
-        yield w, []             # blank pieces after the last answered one
+        yield w, []  # blank pieces after the last answered one
     if reading:
         raise reading[0]

@@ -4,24 +4,33 @@ A keyword is a content morpheme (the paper's classes: determiners, nouns incl. b
 numerals, pronouns, proper nouns, verbs, adjectives, adverbs, and digit strings). Which tags
 belong to which class is data; which classes count is an option.
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache, cached_property
 from sys import intern
-from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import yaml
 
-from ktr.korean.analyzers.base import Morpheme
 from ktr.errors import ConfigError
+from ktr.korean.analyzers.base import Morpheme
 from ktr.resources import configs_dir
 
 #: every keyword class, in the order reports list them
 CLASSES: tuple[str, ...] = (
-    "noun", "proper_noun", "bound_noun", "pronoun", "numeral", "digits",
-    "verb", "adjective", "adverb", "determiner",
+    "noun",
+    "proper_noun",
+    "bound_noun",
+    "pronoun",
+    "numeral",
+    "digits",
+    "verb",
+    "adjective",
+    "adverb",
+    "determiner",
 )
 _DIGITS = re.compile(r"[0-9][0-9,.]*")
 # a keyword has a letter or digit that is not a bare jamo: Hannanum tags emoji, ★ and ㅋㅋㅋ as
@@ -52,14 +61,16 @@ class TagTable:
     def wanted(self) -> dict[str, tuple[str | None, dict[str, str] | None]]:
         """Tag -> (its keyword class, the classes it forms with a following tag) of every tag
         that can start a keyword."""
-        return {tag: (self.tag_class.get(tag), self.roots.get(tag) or None)
-                for tag in {*self.tag_class, *(t for t, r in self.roots.items() if r)}}
+        return {
+            tag: (self.tag_class.get(tag), self.roots.get(tag) or None)
+            for tag in {*self.tag_class, *(t for t, r in self.roots.items() if r)}
+        }
 
     def class_of(self, tag: str) -> str | None:
         return self.tag_class.get(tag)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_tagset(name: str) -> TagTable:
     """Load ``configs/tagsets/NAME.yaml``."""
     path = configs_dir() / "tagsets" / f"{name}.yaml"
@@ -94,7 +105,7 @@ def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] 
         m = morphemes[i]
         i += 1
         rule = wanted.get(m.tag)
-        if rule is None:        # particles, endings, punctuation: most morphemes
+        if rule is None:  # particles, endings, punctuation: most morphemes
             continue
         cls, derived = rule
         nxt = morphemes[i] if i < n else None

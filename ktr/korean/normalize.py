@@ -26,6 +26,7 @@ words at all (see docs/input-handling.md). Every source line therefore goes thro
 Every character of the normalized text remembers the span of the original it came from, so
 keyword offsets can be reported in the user's own text (:meth:`Normalized.original_span`).
 """
+
 from __future__ import annotations
 
 import re
@@ -47,19 +48,21 @@ _TO_COMPAT = {
 #: pictographic blocks and the characters that build emoji sequences
 _EMOJI_RANGES = (
     (0x1F000, 0x1FAFF),  # mahjong/cards, enclosed alphanumerics/ideographs, pictographs, emoticons…
-    (0x2600, 0x27BF),    # miscellaneous symbols, dingbats
-    (0x2B00, 0x2BFF),    # arrows and stars used as emoji (⬆ ⭐)
-    (0xFE00, 0xFE0F),    # variation selectors (emoji presentation)
-    (0x20E3, 0x20E3),    # combining keycap
+    (0x2600, 0x27BF),  # miscellaneous symbols, dingbats
+    (0x2B00, 0x2BFF),  # arrows and stars used as emoji (⬆ ⭐)
+    (0xFE00, 0xFE0F),  # variation selectors (emoji presentation)
+    (0x20E3, 0x20E3),  # combining keycap
     (0xE0000, 0xE007F),  # tag characters (flag sequences)
 )
 
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")   # terminal escape (CSI) sequences
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # terminal escape (CSI) sequences
 _PLAIN = re.compile(r"[ -~\uac00-\ud7a3]*")
 #: printable characters that a step above still changes: jamo, full-width ASCII, emoji parts
-_CHANGED = re.compile("[\u1100-\u11ff\u3131-\u318e\ua960-\ua97f\ud7b0-\ud7ff\uff01-\uff5e\u20e3"
-                      "\u2600-\u27bf\u2b00-\u2bff\ufe00-\ufe0f\U0001F000-\U0001FAFF]")
+_CHANGED = re.compile(
+    "[\u1100-\u11ff\u3131-\u318e\ua960-\ua97f\ud7b0-\ud7ff\uff01-\uff5e\u20e3"
+    "\u2600-\u27bf\u2b00-\u2bff\ufe00-\ufe0f\U0001f000-\U0001faff]"
+)
 
 
 def _is_emoji(code: int) -> bool:
@@ -78,7 +81,7 @@ class Normalized:
     original: str
     text: str
     spans: tuple[tuple[int, int], ...]
-    removed: tuple[tuple[str, int], ...] = ()   # reported characters: (description, count)
+    removed: tuple[tuple[str, int], ...] = ()  # reported characters: (description, count)
 
     @property
     def changed(self) -> bool:
@@ -104,8 +107,9 @@ class Normalized:
 
 def normalize_source(line: str) -> Normalized:
     """Normalize one source line (see the module docstring)."""
-    if _PLAIN.fullmatch(line) or (line.isprintable() and not _CHANGED.search(line)
-                                  and unicodedata.is_normalized("NFC", line)):
+    if _PLAIN.fullmatch(line) or (
+        line.isprintable() and not _CHANGED.search(line) and unicodedata.is_normalized("NFC", line)
+    ):
         return Normalized(line, line, ())  # the common case: nothing to change
     chars, spans, reported = _clean(line)
     chars, spans = _nfc(chars, spans)

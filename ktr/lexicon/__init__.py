@@ -5,6 +5,7 @@ synonyms and derivations of their equivalents; ``idioms`` and ``constructions`` 
 of set phrases and grammatical constructions that make several words one unit; ``importers``
 and ``tools`` convert other dictionaries and measure coverage. Knows nothing of scoring.
 """
+
 from ktr.lexicon.format import Entry, Lexicon, load_lexicon, resolve_lexicon_path
 
 __all__ = ["Entry", "Lexicon", "load_lexicon", "resolve_lexicon_path"]

@@ -21,11 +21,12 @@ The first construction of the file that matches at a position takes its morpheme
 only match elsewhere. Constructions apply when the ``construction`` stage is on, to analyzers
 whose tag set has rows in the file.
 """
+
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ktr.errors import LexiconError
 from ktr.korean.analyzers.base import Morpheme
@@ -38,8 +39,10 @@ ACTIONS = ("unit", "grammar")
 #: with their irregular forms: the comparative "bigger" carries 더 (more) as well as 크다 (big),
 #: "most" 가장 as well as 많다 (many), so a unit realized by one shares the token with the word it
 #: inflects (:func:`ktr.matching.stages.ending_stage`)
-INFLECTED = {"er": ("more", "less", "better", "worse", "further", "farther", "fewer"),
-             "est": ("most", "least", "best", "worst", "furthest", "farthest")}
+INFLECTED = {
+    "er": ("more", "less", "better", "worse", "further", "farther", "fewer"),
+    "est": ("most", "least", "best", "worst", "furthest", "farthest"),
+}
 #: grammatical marks a realization may name, and the output words that carry them (English
 #: contractions are tokenized apart: can't is "can" "t", we'll is "we" "ll")
 MARKS: dict[str, tuple[str, ...]] = {
@@ -52,13 +55,14 @@ MARKS: dict[str, tuple[str, ...]] = {
 }
 #: ``@passive``: a form of be or get before a past participle ("were criticized", "was widely
 #: praised"), which carries 받다 in 비난을 받다 with the noun the participle derives from
-PASSIVE_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "been", "being", "get", "gets", "got",
-                                 "gotten", "getting"})
+PASSIVE_AUXILIARIES = frozenset(
+    {"be", "is", "are", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting"}
+)
 
 
 @dataclass(frozen=True)
 class Item:
-    forms: frozenset[str] | None     # None: any form
+    forms: frozenset[str] | None  # None: any form
     tags: frozenset[str]
     optional: bool
 
@@ -68,10 +72,10 @@ class Construction:
     name: str
     tagset: str
     action: str
-    pattern: str                     # as written
+    pattern: str  # as written
     items: tuple[Item, ...]
-    inside: tuple[int, int]          # the items in brackets: [first, last)
-    english: tuple[str, ...]         # realizations, marks expanded
+    inside: tuple[int, int]  # the items in brackets: [first, last)
+    english: tuple[str, ...]  # realizations, marks expanded
     where: str
 
 
@@ -108,8 +112,9 @@ def _parse(line: str, where: str) -> Construction | None:
             realizations.append(phrase)
     if action == "unit" and not realizations:
         raise LexiconError(f"{where}: a unit needs its English realizations")
-    return Construction(name, tagset, action, " ".join(words), items, (first, last),
-                        tuple(dict.fromkeys(realizations)), where)
+    return Construction(
+        name, tagset, action, " ".join(words), items, (first, last), tuple(dict.fromkeys(realizations)), where
+    )
 
 
 def _matches(item: Item, m: Morpheme) -> bool:
@@ -138,7 +143,7 @@ def _match_at(c: Construction, morphemes: Sequence[Morpheme], start: int) -> ran
     matched = _walk(c.items, morphemes, 0, start)
     if matched is None:
         return None
-    inside = [at for at in matched[c.inside[0]:c.inside[1]] if at is not None]
+    inside = [at for at in matched[c.inside[0] : c.inside[1]] if at is not None]
     return range(inside[0], inside[-1] + 1) if inside else None
 
 
@@ -154,13 +159,13 @@ class ConstructionTable:
     def __init__(self, constructions: list[Construction], tagset: str):
         self.constructions = [c for c in constructions if c.tagset == tagset]
         self._needed = [(c, _needed_forms(c)) for c in self.constructions]
-        h = hashlib.sha256(tagset.encode("utf-8") + b"\n")     # the rows this tag set uses
+        h = hashlib.sha256(tagset.encode("utf-8") + b"\n")  # the rows this tag set uses
         for c in self.constructions:
             h.update("\t".join((c.name, c.tagset, c.action, c.pattern, ";".join(c.english))).encode("utf-8") + b"\n")
         self.digest = h.hexdigest()
 
     @classmethod
-    def from_files(cls, names: Sequence[str], tagset: str) -> "ConstructionTable":
+    def from_files(cls, names: Sequence[str], tagset: str) -> ConstructionTable:
         found: list[Construction] = []
         for name in names:
             path = resolve_lexicon_path(name)
@@ -194,9 +199,9 @@ class ConstructionTable:
             return keywords
         forms = {m.form for m in morphemes}
         active = [c for c, needed in self._needed if all(not f.isdisjoint(forms) for f in needed)]
-        if not active:      # most sentences: not one construction's words are there
+        if not active:  # most sentences: not one construction's words are there
             return keywords
-        spans: list[tuple[int, int, Construction]] = []      # character spans of the brackets
+        spans: list[tuple[int, int, Construction]] = []  # character spans of the brackets
         taken = [False] * len(morphemes)
         for start in range(len(morphemes)):
             for c in active:

@@ -11,6 +11,7 @@ numerals, determiners) get neither. The tables are cached under ``$KTR_CACHE_DIR
 ``~/.cache/ktr``) keyed by the lexicon's content hash, WordNet's fingerprint and the options, so
 scoring runs do not load WordNet.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -37,8 +38,9 @@ def synonyms_of(wn, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of,
-            equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
+def compute(
+    lexicon: Lexicon, senses: int, words_of=synonyms_of, equivalents: int = 0
+) -> dict[tuple[str, str], tuple[str, ...]]:
     """Per entry with a WordNet part of speech, the words ``words_of`` gives for its first
     ``equivalents`` equivalents (0: all), other than the equivalents themselves, in order, once each."""
     wn = wordnet.load()
@@ -48,7 +50,7 @@ def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of,
         if pos is None:
             continue
         found: list[str] = []
-        for eq in entry.equivalents[:equivalents or None]:
+        for eq in entry.equivalents[: equivalents or None]:
             for word in words_of(wn, eq, pos, senses):
                 if word not in found and word not in entry.equivalents:
                     found.append(word)
@@ -57,11 +59,19 @@ def compute(lexicon: Lexicon, senses: int, words_of=synonyms_of,
     return table
 
 
-def _cached(kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int) -> dict[tuple[str, str], tuple[str, ...]]:
+def _cached(
+    kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int
+) -> dict[tuple[str, str], tuple[str, ...]]:
     rules = f"{EXPANSION_VERSION}.{RULES}" if kind == "derivations" else EXPANSION_VERSION
     key = f"{rules}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
-    rows = cached_json(kind, key, lambda: [
-        [lemma, c, list(words)] for (lemma, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())])
+    rows = cached_json(
+        kind,
+        key,
+        lambda: [
+            [lemma, c, list(words)]
+            for (lemma, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())
+        ],
+    )
     return {(lemma, c): tuple(words) for lemma, c, words in rows}
 
 

@@ -3,15 +3,16 @@
 A :class:`Lexicon` maps ``(lemma, class)`` to English equivalents. Several files can be stacked:
 an entry found in a later file adds its equivalents after those already known.
 """
+
 from __future__ import annotations
 
 import hashlib
 import os
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from ktr.errors import LexiconError
 from ktr.korean.keywords import CLASSES
@@ -50,8 +51,9 @@ def split_columns(line: str, where: str, names: tuple[str, ...]) -> list[str] | 
         return None
     cols = text.split("\t")
     if len(cols) != len(names):
-        raise LexiconError(f"{where}: expected {len(names)} tab-separated columns ({', '.join(names)}), "
-                           f"got {len(cols)}: {text!r}")
+        raise LexiconError(
+            f"{where}: expected {len(names)} tab-separated columns ({', '.join(names)}), got {len(cols)}: {text!r}"
+        )
     return cols
 
 
@@ -133,7 +135,7 @@ class Lexicon:
         self.digest = digest or self._digest()
 
     @classmethod
-    def from_files(cls, specs: Iterable[str]) -> "Lexicon":
+    def from_files(cls, specs: Iterable[str]) -> Lexicon:
         """The stacked lexicon of ``specs``; parsed once per content of the files, then read
         back compiled from ktr's cache (:mod:`ktr.cache`), as parsing 30,000 lines takes a while."""
         from ktr import __version__
@@ -141,20 +143,23 @@ class Lexicon:
 
         specs = tuple(specs)
         paths = [resolve_lexicon_path(spec) for spec in specs]
-        h = hashlib.sha256(f"{__version__}|{'|'.join(specs)}".encode("utf-8"))
+        h = hashlib.sha256(f"{__version__}|{'|'.join(specs)}".encode())
         for path in paths:
-            h.update(f"|{path}|".encode("utf-8") + path.read_bytes())
+            h.update(f"|{path}|".encode() + path.read_bytes())
 
         def parse() -> dict:
             lexicon = cls._parse(specs, paths)
-            return {"digest": lexicon.digest, "entries": [[e.lemma, e.cls, list(e.equivalents), e.where] for e in lexicon]}
+            return {
+                "digest": lexicon.digest,
+                "entries": [[e.lemma, e.cls, list(e.equivalents), e.where] for e in lexicon],
+            }
 
         doc = cached_json("lexicon", h.hexdigest(), parse)
         entries = {(e[0], e[1]): Entry(e[0], e[1], tuple(e[2]), e[3]) for e in doc["entries"]}
         return cls(entries, specs, doc["digest"])
 
     @classmethod
-    def _parse(cls, specs: tuple[str, ...], paths: list[Path]) -> "Lexicon":
+    def _parse(cls, specs: tuple[str, ...], paths: list[Path]) -> Lexicon:
         entries: dict[tuple[str, str], Entry] = {}
         names = []
         for spec, path in zip(specs, paths):
@@ -163,7 +168,9 @@ class Lexicon:
             for entry in read_entries(path):
                 key = (entry.lemma, entry.cls)
                 if key in seen_here:
-                    raise LexiconError(f"{entry.where}: duplicate entry {entry.lemma}/{entry.cls} (first at {seen_here[key]})")
+                    raise LexiconError(
+                        f"{entry.where}: duplicate entry {entry.lemma}/{entry.cls} (first at {seen_here[key]})"
+                    )
                 seen_here[key] = entry.where
                 old = entries.get(key)
                 if old is not None:
@@ -176,7 +183,7 @@ class Lexicon:
         h = hashlib.sha256()
         for key in sorted(self._entries):
             e = self._entries[key]
-            h.update(f"{e.lemma}\t{e.cls}\t{';'.join(e.equivalents)}\n".encode("utf-8"))
+            h.update(f"{e.lemma}\t{e.cls}\t{';'.join(e.equivalents)}\n".encode())
         return h.hexdigest()
 
     def __len__(self) -> int:

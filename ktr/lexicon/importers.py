@@ -20,6 +20,7 @@ Hangul-containing equivalents are dropped and at most :data:`MAX_EQUIVALENTS` ar
 with the same (lemma, class) merge in first-seen order. Unusable records are skipped and counted
 by reason; a file that cannot be read or parsed at all raises :class:`~ktr.errors.LexiconError`.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,8 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from ktr.errors import LexiconError
 from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
@@ -39,8 +40,15 @@ HEADER = "# ktr-lexicon/1"
 
 #: Korean part-of-speech names (spaces removed) → ktr classes
 KOREAN_POS = {
-    "명사": "noun", "의존명사": "bound_noun", "고유명사": "proper_noun", "대명사": "pronoun",
-    "수사": "numeral", "동사": "verb", "형용사": "adjective", "부사": "adverb", "관형사": "determiner",
+    "명사": "noun",
+    "의존명사": "bound_noun",
+    "고유명사": "proper_noun",
+    "대명사": "pronoun",
+    "수사": "numeral",
+    "동사": "verb",
+    "형용사": "adjective",
+    "부사": "adverb",
+    "관형사": "determiner",
 }
 _HOMOGRAPH = re.compile(r"[\s_-]*[0-9\u00b9\u00b2\u00b3\u2070-\u2079]+$")
 _HANGUL_WORD = re.compile(r"^[\uac00-\ud7a3]+$")
@@ -53,7 +61,7 @@ Record = tuple[str, "str | None", list[str], str]
 
 @dataclass
 class ImportResult:
-    entries: list[Entry]                                   # sorted by (lemma, class)
+    entries: list[Entry]  # sorted by (lemma, class)
     skipped: dict[str, int] = field(default_factory=dict)  # reason → number of records
 
 
@@ -183,7 +191,7 @@ def read_kengdic(path, skipped: Counter) -> Iterator[Record]:
             skipped["too few columns"] += 1
             continue
         surface, gloss = cols[1], cols[3]
-        while _NOTE.search(gloss):   # notes may hold commas: drop them before splitting senses
+        while _NOTE.search(gloss):  # notes may hold commas: drop them before splitting senses
             gloss = _NOTE.sub(" ", gloss)
         yield surface, guess_class(surface), re.split(r"[;,]", gloss), where
 
@@ -233,8 +241,10 @@ def read_krdict(path, skipped: Counter) -> Iterator[Record]:
             pos = _feats(elem).get("partOfSpeech", "")
             english = [
                 feats.get("lemma", "")
-                for eq in elem.iter() if _tag(eq) == "Equivalent"
-                for feats in [_feats(eq)] if feats.get("language") == "영어"
+                for eq in elem.iter()
+                if _tag(eq) == "Equivalent"
+                for feats in [_feats(eq)]
+                if feats.get("language") == "영어"
             ]
             elem.clear()
             if not lemma.strip():
@@ -250,5 +260,8 @@ def read_krdict(path, skipped: Counter) -> Iterator[Record]:
 
 
 _READERS: dict[str, Callable[..., Iterator[Record]]] = {
-    "kengdic": read_kengdic, "krdict": read_krdict, "muse": read_muse, "tsv": read_tsv,
+    "kengdic": read_kengdic,
+    "krdict": read_krdict,
+    "muse": read_muse,
+    "tsv": read_tsv,
 }

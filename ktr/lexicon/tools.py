@@ -1,10 +1,11 @@
 """Lexicon tools behind ``ktr lexicon``: lookup, stats, coverage, dump."""
+
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from ktr.korean.keywords import CLASSES, Keyword
 from ktr.lexicon.format import LEXICON_CLASSES, Lexicon
@@ -35,7 +36,7 @@ class Coverage:
 
     tokens: Counter = field(default_factory=Counter)
     covered: Counter = field(default_factory=Counter)
-    missing: Counter = field(default_factory=Counter)   # (lemma, class) -> count
+    missing: Counter = field(default_factory=Counter)  # (lemma, class) -> count
 
     def add(self, keyword: Keyword, found: bool) -> None:
         self.tokens[keyword.cls] += 1
@@ -57,12 +58,14 @@ class Coverage:
             "keyword_tokens": sum(self.tokens.values()),
             "by_class": {
                 c: {"tokens": self.tokens[c], "covered": self.covered[c], "rate": self.rate([c])}
-                for c in CLASSES if self.tokens[c]
+                for c in CLASSES
+                if self.tokens[c]
             },
             "missing_types": len(self.missing),
             "top_missing": [
                 {"lemma": lemma, "class": c, "count": n}
-                for (lemma, c), n in self.missing.most_common(top) if c not in UNCOVERED_BY_DESIGN
+                for (lemma, c), n in self.missing.most_common(top)
+                if c not in UNCOVERED_BY_DESIGN
             ],
         }
 
@@ -79,5 +82,7 @@ def coverage(rows: Iterable[tuple[Sequence[Keyword], Sequence[bool]]]) -> Covera
 
 def dump_jsonl(lexicon: Lexicon) -> Iterable[str]:
     for e in lexicon:
-        yield json.dumps({"lemma": e.lemma, "class": e.cls, "equivalents": list(e.equivalents),
-                          "source": e.where}, ensure_ascii=False)
+        yield json.dumps(
+            {"lemma": e.lemma, "class": e.cls, "equivalents": list(e.equivalents), "source": e.where},
+            ensure_ascii=False,
+        )

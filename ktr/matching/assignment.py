@@ -16,6 +16,7 @@ most ``EXACT_LIMIT`` keywords; larger groups (rare: many repeats of the same wor
 greedily in preference order followed by augmenting paths, which is still optimal in size when
 the competing equivalents are single words.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -24,13 +25,12 @@ EXACT_LIMIT = 12
 
 
 class Candidate(NamedTuple):
-    keyword: int            # index of the keyword in the sentence
-    equivalent: str         # the lexicon equivalent that matched
-    start: int              # token span [start, end) in the output
+    keyword: int  # index of the keyword in the sentence
+    equivalent: str  # the lexicon equivalent that matched
+    start: int  # token span [start, end) in the output
     end: int
-    how: str                # stage name
+    how: str  # stage name
     rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
-
 
 
 def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
@@ -57,14 +57,13 @@ def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _exact_assign(group: list[int], cands: dict[int, list[Candidate]],
-                  weights: dict[int, int]) -> dict[int, Candidate]:
+def _exact_assign(group: list[int], cands: dict[int, list[Candidate]], weights: dict[int, int]) -> dict[int, Candidate]:
     best: dict[int, Candidate] = {}
     best_size = -1
     size = 0
     chosen: dict[int, Candidate] = {}
     used: set[int] = set()
-    left = [0] * (len(group) + 1)           # the weight of the keywords from i on
+    left = [0] * (len(group) + 1)  # the weight of the keywords from i on
     for i in range(len(group) - 1, -1, -1):
         left[i] = left[i + 1] + weights.get(group[i], 1)
 
@@ -93,7 +92,7 @@ def _exact_assign(group: list[int], cands: dict[int, list[Candidate]],
 
 
 def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
-    owner: dict[int, int] = {}          # token -> keyword
+    owner: dict[int, int] = {}  # token -> keyword
     chosen: dict[int, Candidate] = {}
 
     def try_assign(k: int, seen: set[int]) -> bool:
@@ -137,12 +136,21 @@ def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[
 MAIN_SENSES = 3
 
 #: how strong a match by each stage is, when assignments of the same size compete (lower first)
-STRENGTH = {"exact": 0, "number": 0, "inflection": 1, "derivation": 2, "idiom": 3, "construction": 3,
-            "synonym": 4, "transliteration": 5}
+STRENGTH = {
+    "exact": 0,
+    "number": 0,
+    "inflection": 1,
+    "derivation": 2,
+    "idiom": 3,
+    "construction": 3,
+    "synonym": 4,
+    "transliteration": 5,
+}
 
 
-def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0,
-           weights: dict[int, int] | None = None) -> dict[int, Candidate]:
+def assign(
+    cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0, weights: dict[int, int] | None = None
+) -> dict[int, Candidate]:
     """Choose at most one candidate per keyword, token-disjoint, maximising the count, then
     preferring strong and near matches (see the module doc). ``cands``: keyword index → its
     candidates (none empty), in keyword order; ``keywords`` and ``tokens``: how many the
@@ -154,7 +162,7 @@ def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
         return STRENGTH.get(c.how, len(STRENGTH)), c.rank[1] >= MAIN_SENSES, near, c.rank
 
-    owner: dict[int, int] = {}      # token -> the first keyword with a candidate on it
+    owner: dict[int, int] = {}  # token -> the first keyword with a candidate on it
     contested = False
     for k, lst in cands.items():
         if len(lst) > 1:
@@ -162,11 +170,11 @@ def assign(cands: dict[int, list[Candidate]], keywords: int = 0, tokens: int = 0
         for c in lst:
             for t in range(c.start, c.end):
                 contested = owner.setdefault(t, k) != k or contested
-    if not contested:       # the usual case: each keyword takes its preferred candidate
+    if not contested:  # the usual case: each keyword takes its preferred candidate
         return {k: lst[0] for k, lst in cands.items()}
     result: dict[int, Candidate] = {}
     for group in _components(cands):
-        group.sort(key=lambda k: (preference(cands[k][0]), k))   # the strongest, nearest placed first
+        group.sort(key=lambda k: (preference(cands[k][0]), k))  # the strongest, nearest placed first
         if len(group) == 1:
             result[group[0]] = cands[group[0]][0]
         elif len(group) <= EXACT_LIMIT:

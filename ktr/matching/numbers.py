@@ -15,27 +15,53 @@ Output side, :func:`english_spans`: digit tokens (with ``st/nd/rd/th`` and scale
 "million"), number words ("twenty five", "two hundred and one", "third", "twice") and month
 names, each as a token span with its keys.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword
 
-SINO = {"영": 0, "공": 0, "일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "륙": 6,
-        "칠": 7, "팔": 8, "구": 9}
+SINO = {"영": 0, "공": 0, "일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "륙": 6, "칠": 7, "팔": 8, "구": 9}
 NATIVE = {
-    "하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "석": 3, "서": 3, "넷": 4, "네": 4,
-    "넉": 4, "너": 4, "다섯": 5, "닷": 5, "여섯": 6, "엿": 6, "일곱": 7, "여덟": 8, "아홉": 9,
-    "열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70,
-    "여든": 80, "아흔": 90, "첫": 1,
+    "하나": 1,
+    "한": 1,
+    "둘": 2,
+    "두": 2,
+    "셋": 3,
+    "세": 3,
+    "석": 3,
+    "서": 3,
+    "넷": 4,
+    "네": 4,
+    "넉": 4,
+    "너": 4,
+    "다섯": 5,
+    "닷": 5,
+    "여섯": 6,
+    "엿": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+    "열": 10,
+    "스물": 20,
+    "스무": 20,
+    "서른": 30,
+    "마흔": 40,
+    "쉰": 50,
+    "예순": 60,
+    "일흔": 70,
+    "여든": 80,
+    "아흔": 90,
+    "첫": 1,
 }
 SMALL_UNITS = {"십": 10, "백": 100, "천": 1000}
-LARGE_UNITS = {"만": 10 ** 4, "억": 10 ** 8, "조": 10 ** 12}
+LARGE_UNITS = {"만": 10**4, "억": 10**8, "조": 10**12}
 _WORDS = {**SINO, **NATIVE}
 _VOCAB = sorted([*_WORDS, *SMALL_UNITS, *LARGE_UNITS], key=len, reverse=True)
 _DIGITS = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
@@ -66,8 +92,9 @@ def _parts(text: str, allow_sino: bool) -> list[tuple[str, Decimal]] | None:
         else:
             return None
         if word in SMALL_UNITS or word in LARGE_UNITS:
-            out.append(("small" if word in SMALL_UNITS else "large",
-                        Decimal(SMALL_UNITS.get(word) or LARGE_UNITS[word])))
+            out.append(
+                ("small" if word in SMALL_UNITS else "large", Decimal(SMALL_UNITS.get(word) or LARGE_UNITS[word]))
+            )
         elif word in SINO and not allow_sino:
             return None
         else:
@@ -85,7 +112,7 @@ def korean_value(text: str, cls: str = "numeral") -> Decimal | None:
     noun 이 is "this", 일 "work". ``None`` when the text is not a number.
     """
     if text.endswith("째") and len(text) > 1:
-        text = text[:-1].removesuffix("번") or text     # 둘째 2, 세번째 3, 첫째 1
+        text = text[:-1].removesuffix("번") or text  # 둘째 2, 세번째 3, 첫째 1
     if cls == "determiner" and text not in NATIVE:
         return None
     parts = _parts(text, allow_sino=cls in ("numeral", "digits"))
@@ -99,7 +126,7 @@ def korean_value(text: str, cls: str = "numeral") -> Decimal | None:
             elif current % 10 == 0 and 0 < value < 10 and current < 100:  # 스물 + 다섯
                 current += value
             else:
-                return None      # two numbers in a row: "3 5"
+                return None  # two numbers in a row: "3 5"
         elif kind == "small":
             section += (1 if current is None else current) * value
             current = None
@@ -141,7 +168,7 @@ def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keywor
     """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
     numeric = [k.cls in NUMBER_CLASSES and _is_number(k) for k in keywords]
     if not any(numeric):
-        return keywords         # most sentences: no number to group
+        return keywords  # most sentences: no number to group
     out: list[Keyword] = []
     i = 0
     while i < len(keywords):
@@ -154,7 +181,7 @@ def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keywor
             j += 1
         value = korean_value(_surface(keywords[i:j]), "numeral")
         while value is None and j > i + 1:
-            j -= 1              # "3, 4" or "세 넷": not one number; keep the longest that is
+            j -= 1  # "3, 4" or "세 넷": not one number; keep the longest that is
             value = korean_value(_surface(keywords[i:j]), "numeral")
         run = keywords[i:j]
         lemma = _surface(run)
@@ -182,7 +209,7 @@ def _suffix(morphemes: Sequence[Morpheme], end: int, value: Decimal | None) -> t
     """A unit word that belongs to the number just before ``end``: 월, 째/번째, a counter, or
     년 of a year."""
     k = next((x for x, m in enumerate(morphemes) if m.start >= end), len(morphemes))
-    after = morphemes[k:k + 2]
+    after = morphemes[k : k + 2]
     if not after or after[0].start - end > 1 or value is None:
         return end, ""
     first = after[0]
@@ -201,24 +228,38 @@ def _suffix(morphemes: Sequence[Morpheme], end: int, value: Decimal | None) -> t
 
 # --- English side -----------------------------------------------------------------------------
 
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-         "fifteen sixteen seventeen eighteen nineteen").split()
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_ORD_ONES = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
-             "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
-             "nineteenth").split()
+_ORD_ONES = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
+    "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+    "nineteenth"
+).split()
 _ORD_TENS = "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split()
 CARDINALS = {w: i for i, w in enumerate(_ONES)} | {w: 10 * (i + 2) for i, w in enumerate(_TENS)}
 ORDINALS = {w: i for i, w in enumerate(_ORD_ONES)} | {w: 10 * (i + 2) for i, w in enumerate(_ORD_TENS)}
-SCALES = {"hundred": 100, "thousand": 1000, "million": 10 ** 6, "billion": 10 ** 9, "trillion": 10 ** 12}
-ORDINAL_SCALES = {"hundredth": 100, "thousandth": 1000, "millionth": 10 ** 6, "billionth": 10 ** 9}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+ORDINAL_SCALES = {"hundredth": 100, "thousandth": 1000, "millionth": 10**6, "billionth": 10**9}
 TIMES = {"once": 1, "twice": 2, "thrice": 3}
-MONTHS = {m: i + 1 for i, m in enumerate(
-    "january february march april may june july august september october november december".split())}
+MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 #: the words a number expression can start with
-_NUMBER_WORDS = frozenset(CARDINALS) | frozenset(ORDINALS) | frozenset(SCALES) | frozenset(ORDINAL_SCALES) \
-    | frozenset(TIMES) | frozenset(MONTHS)
+_NUMBER_WORDS = (
+    frozenset(CARDINALS)
+    | frozenset(ORDINALS)
+    | frozenset(SCALES)
+    | frozenset(ORDINAL_SCALES)
+    | frozenset(TIMES)
+    | frozenset(MONTHS)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +284,7 @@ def english_spans(tokens: Sequence[str]) -> list[Span]:
     while i < n:
         tok = tokens[i]
         if tok not in _NUMBER_WORDS and not tok[0].isdigit():
-            i += 1              # most words
+            i += 1  # most words
             continue
         if tok[0].isdigit():
             end, value = _digits_at(tokens, i)
@@ -285,13 +326,17 @@ def _words_at(tokens: Sequence[str], i: int) -> tuple[int, Decimal | None]:
     total, current, seen, end = 0, 0, False, i
     while end < len(tokens):
         tok = tokens[end]
-        if tok == "and" and seen and end + 1 < len(tokens) and (
-                tokens[end + 1] in CARDINALS or tokens[end + 1] in ORDINALS):
+        if (
+            tok == "and"
+            and seen
+            and end + 1 < len(tokens)
+            and (tokens[end + 1] in CARDINALS or tokens[end + 1] in ORDINALS)
+        ):
             end += 1
             continue
         if tok in CARDINALS:
             if seen and current % 10 != 0 and current % 100 != 0:
-                break                      # "three four": two numbers
+                break  # "three four": two numbers
             current += CARDINALS[tok]
         elif tok in ORDINALS:
             current += ORDINALS[tok]

@@ -13,10 +13,11 @@ Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
 - ``number``: a number by value (:func:`number_stage`);
 - ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from ktr.lexicon.constructions import INFLECTED, PASSIVE_AUXILIARIES
 from ktr.matching import transliteration as transliterate
@@ -25,8 +26,15 @@ from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
 
 
-def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: list[Candidate],
-             exact: tuple[int, str] | None, inflected: tuple[int, str] | None) -> None:
+def _phrases(
+    k: int,
+    index: Index,
+    hits: frozenset[str],
+    v: SentenceView,
+    out: list[Candidate],
+    exact: tuple[int, str] | None,
+    inflected: tuple[int, str] | None,
+) -> None:
     """Append to ``out`` where the phrases of ``index`` starting with a word of ``hits`` occur:
     as written, credited to stage ``exact`` (its order and name; None: not wanted), and inflected
     (at least one token an inflected form of its word: ``rooms`` for ``room``, ``went`` for
@@ -38,16 +46,17 @@ def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: l
         based = v.base_positions(first) if inflected and first in forms else ()
         for e_rank, equivalent, size_words in index[first]:
             size = len(size_words)
-            if size == 1:       # most phrases: a token is the word itself or one of its forms
+            if size == 1:  # most phrases: a token is the word itself or one of its forms
                 if exact and here:
                     order, how = exact
                     out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in here]
                 if based:
                     order, how = inflected
-                    out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s))
-                            for s in based if tokens[s] != first]
+                    out += [
+                        Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in based if tokens[s] != first
+                    ]
                 continue
-            for start in (here if not based else set(here).union(based)):
+            for start in here if not based else set(here).union(based):
                 end = start + size
                 if end > n:
                     continue
@@ -55,8 +64,9 @@ def _phrases(k: int, index: Index, hits: frozenset[str], v: SentenceView, out: l
                     if exact:
                         order, how = exact
                         out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
-                elif inflected and all(tokens[start + j] == w or w in v.bases(start + j)
-                                       for j, w in enumerate(size_words)):
+                elif inflected and all(
+                    tokens[start + j] == w or w in v.bases(start + j) for j, w in enumerate(size_words)
+                ):
                     order, how = inflected
                     out.append(Candidate(k, equivalent, start, end, how, (order, e_rank, start)))
 
@@ -66,8 +76,11 @@ def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
     if not targets.numbers:
         return []
     wanted = set(targets.numbers)
-    return [Candidate(k, " ".join(v.tokens[s.start:s.end]), s.start, s.end, "number", (order, 0, s.start))
-            for s in v.number_spans if not wanted.isdisjoint(s.keys)]
+    return [
+        Candidate(k, " ".join(v.tokens[s.start : s.end]), s.start, s.end, "number", (order, 0, s.start))
+        for s in v.number_spans
+        if not wanted.isdisjoint(s.keys)
+    ]
 
 
 def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
@@ -76,14 +89,22 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
     "better"); for ``passive``, be or get before a past participle. They may share a token with
     the keyword the inflected word matched, since the inflection carries both meanings (더 크다 →
     bigger)."""
-    found = [Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
-             for i, token in enumerate(v.tokens) for ending in targets.endings if ending != "passive"
-             if token in INFLECTED.get(ending, ())
-             or token.endswith(ending) and any(b != token and not b.endswith(ending) for b in v.bases(i))]
+    found = [
+        Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
+        for i, token in enumerate(v.tokens)
+        for ending in targets.endings
+        if ending != "passive"
+        if token in INFLECTED.get(ending, ())
+        or token.endswith(ending)
+        and any(b != token and not b.endswith(ending) for b in v.bases(i))
+    ]
     if "passive" in targets.endings:
-        found += [Candidate(k, "be + participle", i, end, "construction", (order, 0, i))
-                  for i, token in enumerate(v.tokens) if token in PASSIVE_AUXILIARIES
-                  if (end := _participle_after(v, i))]
+        found += [
+            Candidate(k, "be + participle", i, end, "construction", (order, 0, i))
+            for i, token in enumerate(v.tokens)
+            if token in PASSIVE_AUXILIARIES
+            if (end := _participle_after(v, i))
+        ]
     return found
 
 
@@ -110,17 +131,19 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
     groups = v.name_sounds_by_length if targets.name else v.sounds_by_length
     sound, threshold = targets.sound, v.threshold
     low = transliterate.required_length(sound)
-    for size, (keys, where) in groups.items():    # size: a key's length, optional symbols included
+    for size, (keys, where) in groups.items():  # size: a key's length, optional symbols included
         if low - size > (1 - threshold) * low + 1e-9:
-            continue                      # too short to reach the threshold even with every symbol
+            continue  # too short to reach the threshold even with every symbol
         for key in keys:
             similarity = transliterate.similarity(sound, key)
             if similarity < threshold:
                 continue
             rank = round((1 - similarity) * 1000)
-            found += [(i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)))
-                      for i, start, end in where[key]]
-    return [c for _, c in sorted(found, key=lambda f: f[0])]   # in the order of the sounds
+            found += [
+                (i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)))
+                for i, start, end in where[key]
+            ]
+    return [c for _, c in sorted(found, key=lambda f: f[0])]  # in the order of the sounds
 
 
 @lru_cache(maxsize=64)
@@ -128,15 +151,29 @@ def _stages(stages: tuple[str, ...]) -> tuple[tuple[int, str] | None, ...]:
     """(order, name) of the exact, inflection, synonym, idiom, number, transliteration,
     derivation and construction stages (None for a stage not used)."""
     kinds = {name: (order, name) for order, name in enumerate(stages)}
-    return tuple(kinds.get(name) for name in ("exact", "inflection", "synonym", "idiom", "number", "transliteration",
-                                              "derivation", "construction"))
+    return tuple(
+        kinds.get(name)
+        for name in (
+            "exact",
+            "inflection",
+            "synonym",
+            "idiom",
+            "number",
+            "transliteration",
+            "derivation",
+            "construction",
+        )
+    )
 
 
-def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
-                   stages: Sequence[str] = ("exact",),
-                   inflections: dict[str, tuple[str, ...]] | None = None,
-                   threshold: float = transliterate.DEFAULT_THRESHOLD,
-                   names: frozenset[str] | None = None) -> dict[int, Candidate]:
+def match_sentence(
+    targets: Sequence[Targets],
+    tokens: Sequence[str],
+    stages: Sequence[str] = ("exact",),
+    inflections: dict[str, tuple[str, ...]] | None = None,
+    threshold: float = transliterate.DEFAULT_THRESHOLD,
+    names: frozenset[str] | None = None,
+) -> dict[int, Candidate]:
     """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
 
     ``inflections`` (inflected form → base words, :mod:`ktr.english.inflection`) enables inflected
@@ -146,7 +183,7 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     exact, inflected, synonym, idiom, number, sound, derivation, construction = _stages(tuple(stages))
     v = SentenceView(tokens, inflections, threshold, names)
     present = v.present
-    lexical = present if inflected else v.words     # where an equivalent can start
+    lexical = present if inflected else v.words  # where an equivalent can start
     cands: dict[int, list[Candidate]] = {}
     endings: dict[int, list[Candidate]] = {}
     for k, t in enumerate(targets):
@@ -157,11 +194,14 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
                 hits = own & lexical
                 if hits:
                     _phrases(k, t.by_first, hits, v, lst, exact, inflected)
-            unit = construction if t.construction else idiom     # both match phrases either way
-            for stage, firsts, index in ((synonym, synonyms, t.synonyms_by_first), (unit, idioms, t.idioms_by_first),
-                                         (derivation, derived, t.derivations_by_first)):
+            unit = construction if t.construction else idiom  # both match phrases either way
+            for stage, firsts, index in (
+                (synonym, synonyms, t.synonyms_by_first),
+                (unit, idioms, t.idioms_by_first),
+                (derivation, derived, t.derivations_by_first),
+            ):
                 hits = firsts & present if stage else None
-                if hits:         # as written or inflected, both credited to the stage
+                if hits:  # as written or inflected, both credited to the stage
                     _phrases(k, index, hits, v, lst, stage, stage)
         if t.endings and construction:
             endings[k] = ending_stage(k, t, v, construction[0])
@@ -178,7 +218,7 @@ def match_sentence(targets: Sequence[Targets], tokens: Sequence[str],
     chosen = assign(cands, len(targets), len(tokens), weights)
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
-    for k, lst in endings.items():      # an inflection carries the mark: shared, never contested
+    for k, lst in endings.items():  # an inflection carries the mark: shared, never contested
         lst = [c for c in lst if c.equivalent != "be + participle" or _carries(chosen.get(k - 1), c)]
         if k not in chosen and lst:
             chosen[k] = min(lst, key=lambda c: abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)))
@@ -191,8 +231,9 @@ def _carries(before: Candidate | None, passive: Candidate) -> bool:
     return before is not None and passive.start < before.end and before.start < passive.end
 
 
-def _set_aside_repeats(cands: dict[int, list[Candidate]],
-                       targets: Sequence[Targets]) -> dict[int, tuple[int, list[Candidate]]]:
+def _set_aside_repeats(
+    cands: dict[int, list[Candidate]], targets: Sequence[Targets]
+) -> dict[int, tuple[int, list[Candidate]]]:
     """Take out of ``cands`` each keyword whose targets equal an earlier keyword's (a word the
     source repeats: the same entry), so that the assignment places the word once, weighing it as
     many keywords as it stands for, and its repeats take no token another keyword needs; returns
@@ -206,14 +247,18 @@ def _set_aside_repeats(cands: dict[int, list[Candidate]],
     return repeats
 
 
-def _place_repeats(chosen: dict[int, Candidate], repeats: dict[int, tuple[int, list[Candidate]]],
-                   keywords: int, tokens: int) -> None:
+def _place_repeats(
+    chosen: dict[int, Candidate], repeats: dict[int, tuple[int, list[Candidate]]], keywords: int, tokens: int
+) -> None:
     """A keyword the source repeats shares its first occurrence's place: 학생 said twice, once
     as "students", is transferred twice (the English does not repeat a word Korean repeats).
     Repeats first take tokens nobody took (where the output says the word again), then share."""
     used = {t for c in chosen.values() for t in range(c.start, c.end)}
-    free = {k: kept for k, (_, lst) in repeats.items()
-            if (kept := [c for c in lst if used.isdisjoint(range(c.start, c.end))])}
+    free = {
+        k: kept
+        for k, (_, lst) in repeats.items()
+        if (kept := [c for c in lst if used.isdisjoint(range(c.start, c.end))])
+    }
     chosen.update(assign(free, keywords, tokens) if free else {})
     for k, (j, lst) in repeats.items():
         if k not in chosen and j in chosen:

@@ -1,10 +1,11 @@
 """What a keyword may match in an output: its look-up in the lexicon and its :class:`Targets`,
 built once per keyword when a source is prepared (phrases indexed by their first word, so
 matching never tokenizes)."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from ktr.english.tokens import phrase
 from ktr.korean.keywords import Keyword
@@ -22,12 +23,12 @@ class Targets:
 
     equivalents: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()
-    idioms: tuple[str, ...] = ()   # English phrases of an idiom unit
+    idioms: tuple[str, ...] = ()  # English phrases of an idiom unit
     numbers: tuple[str, ...] = ()  # number keys (:func:`ktr.matching.numbers.korean_keys`)
-    sound: str = ""                # sound key (:func:`ktr.matching.transliteration.korean_key`)
-    name: bool = False             # a proper noun: matches only words written capitalized
+    sound: str = ""  # sound key (:func:`ktr.matching.transliteration.korean_key`)
+    name: bool = False  # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
-    construction: bool = False     # ``idioms`` are the realizations of a construction unit
+    construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
@@ -41,8 +42,12 @@ class Targets:
     own_firsts: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        indexes = [_by_first(self.equivalents), _by_first(self.synonyms), _by_first(self.idioms),
-                   _by_first(self.derivations)]
+        indexes = [
+            _by_first(self.equivalents),
+            _by_first(self.synonyms),
+            _by_first(self.idioms),
+            _by_first(self.derivations),
+        ]
         for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first", "derivations_by_first"), indexes):
             object.__setattr__(self, name, index)
         object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
@@ -66,19 +71,24 @@ class KeywordTargets:
     """A keyword's look-up and targets, from the lexicon (and its WordNet synonyms, by entry)
     and the stages in use: numbers by value, names and unknown nouns by sound."""
 
-    def __init__(self, lexicon: Lexicon, synonyms: Mapping[tuple[str, str], tuple[str, ...]],
-                 numbers: bool = True, sounds: bool = True,
-                 derivations: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
-                 constructions: Mapping[str, tuple[str, ...]] | None = None):
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        synonyms: Mapping[tuple[str, str], tuple[str, ...]],
+        numbers: bool = True,
+        sounds: bool = True,
+        derivations: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+        constructions: Mapping[str, tuple[str, ...]] | None = None,
+    ):
         self.lexicon, self.synonyms, self.derivations = lexicon, synonyms, derivations or {}
-        self.constructions = constructions or {}     # a construction's name -> its realizations
+        self.constructions = constructions or {}  # a construction's name -> its realizations
         self.numbers, self.sounds = numbers, sounds
 
     def lookup(self, keyword: Keyword) -> Lookup | None:
         """The lexicon entry of a keyword (a written number is its own equivalent), or None."""
-        if keyword.tag == "construction":   # a unit of ktr/lexicon/constructions.py
+        if keyword.tag == "construction":  # a unit of ktr/lexicon/constructions.py
             return Lookup(None, self.constructions.get(keyword.lemma, ()), "construction")
-        if keyword.tag == "number":     # a written number (ktr/matching/numbers.py)
+        if keyword.tag == "number":  # a written number (ktr/matching/numbers.py)
             value = numbers.korean_keys(keyword)
             return Lookup(None, (value[0][2:],) if value else (), "number")
         found = self.lexicon.lookup(keyword.lemma, keyword.cls)
@@ -102,5 +112,11 @@ class KeywordTargets:
             endings = tuple(e[1:] for e in found.equivalents if e.startswith("@"))
             return Targets(idioms=words, construction=True, endings=endings)
         entry = (found.entry.lemma, found.entry.cls) if found.entry else None
-        return Targets(found.equivalents, self.synonyms.get(entry, ()), numbers=number_keys, sound=sound, name=name,
-                       derivations=self.derivations.get(entry, ()))
+        return Targets(
+            found.equivalents,
+            self.synonyms.get(entry, ()),
+            numbers=number_keys,
+            sound=sound,
+            name=name,
+            derivations=self.derivations.get(entry, ()),
+        )

@@ -19,9 +19,11 @@ its first mention, which traces that span once.)
 
 ``precision`` = traced / content words, the counterpart of KTR's transferred / keywords.
 """
+
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 
@@ -32,11 +34,13 @@ CONTRACTION_PIECES = frozenset({"s", "t", "d", "ll", "m", "re", "ve"})
 #: English light verbs in all their forms: in "make a decision", "take a walk", "get married",
 #: "go shopping" they carry no meaning of their own, so an output is not blamed for them (they
 #: count neither as traced nor as added unless a keyword matched them)
-LIGHT_VERBS = frozenset("""
+LIGHT_VERBS = frozenset(
+    """
 make makes made making take takes took taken taking get gets got gotten getting give gives gave
 given giving go goes went gone going come comes came coming put puts putting keep keeps kept
 keeping let lets letting
-""".split())
+""".split()
+)
 
 
 class Trace(NamedTuple):
@@ -44,7 +48,7 @@ class Trace(NamedTuple):
 
     content: int
     traced: int
-    added: tuple[int, ...]   # token indexes of the added content words, in order
+    added: tuple[int, ...]  # token indexes of the added content words, in order
 
 
 #: the trace of an output that is not traced (its source line could not be analysed)
@@ -55,9 +59,13 @@ def content_positions(tokens: Sequence[str]) -> list[int]:
     """Indexes of the content words: not function words, not contraction pieces; the first part
     of a negative contraction ("didn" of "didn't", "won" of "won't") is grammar too."""
     last = len(tokens) - 1
-    return [i for i, t in enumerate(tokens)
-            if t not in FUNCTION_WORDS and t not in CONTRACTION_PIECES
-            and not (i < last and tokens[i + 1] == "t" and t.endswith("n"))]
+    return [
+        i
+        for i, t in enumerate(tokens)
+        if t not in FUNCTION_WORDS
+        and t not in CONTRACTION_PIECES
+        and not (i < last and tokens[i + 1] == "t" and t.endswith("n"))
+    ]
 
 
 def latin_words(text: str) -> frozenset[str]:

@@ -27,6 +27,7 @@ stage compares every output word that is not a function word, and every pair of 
 ("las vegas").
 :func:`romanize` gives the Revised Romanization (without sound-change rules) for explanations.
 """
+
 from __future__ import annotations
 
 import re
@@ -34,29 +35,158 @@ from functools import lru_cache
 
 _BASE, _LAST = 0xAC00, 0xD7A3
 _INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
-_FINALS = ("", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ",
-           "ㅁ", "ㅂ", "ㅄ", "ㅅ", "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
-_VOWELS_RR = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u",
-              "wo", "we", "wi", "yu", "eu", "ui", "i")
-_INITIAL_RR = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch",
-               "k", "t", "p", "h")
-_FINAL_RR = {"": "", "ㄱ": "k", "ㄲ": "k", "ㄳ": "k", "ㄴ": "n", "ㄵ": "n", "ㄶ": "n", "ㄷ": "t",
-             "ㄹ": "l", "ㄺ": "k", "ㄻ": "m", "ㄼ": "l", "ㄽ": "l", "ㄾ": "l", "ㄿ": "p", "ㅀ": "l",
-             "ㅁ": "m", "ㅂ": "p", "ㅄ": "p", "ㅅ": "t", "ㅆ": "t", "ㅇ": "ng", "ㅈ": "t", "ㅊ": "t",
-             "ㅋ": "k", "ㅌ": "t", "ㅍ": "p", "ㅎ": "t"}
+_FINALS = (
+    "",
+    "ㄱ",
+    "ㄲ",
+    "ㄳ",
+    "ㄴ",
+    "ㄵ",
+    "ㄶ",
+    "ㄷ",
+    "ㄹ",
+    "ㄺ",
+    "ㄻ",
+    "ㄼ",
+    "ㄽ",
+    "ㄾ",
+    "ㄿ",
+    "ㅀ",
+    "ㅁ",
+    "ㅂ",
+    "ㅄ",
+    "ㅅ",
+    "ㅆ",
+    "ㅇ",
+    "ㅈ",
+    "ㅊ",
+    "ㅋ",
+    "ㅌ",
+    "ㅍ",
+    "ㅎ",
+)
+_VOWELS_RR = (
+    "a",
+    "ae",
+    "ya",
+    "yae",
+    "eo",
+    "e",
+    "yeo",
+    "ye",
+    "o",
+    "wa",
+    "wae",
+    "oe",
+    "yo",
+    "u",
+    "wo",
+    "we",
+    "wi",
+    "yu",
+    "eu",
+    "ui",
+    "i",
+)
+_INITIAL_RR = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h")
+_FINAL_RR = {
+    "": "",
+    "ㄱ": "k",
+    "ㄲ": "k",
+    "ㄳ": "k",
+    "ㄴ": "n",
+    "ㄵ": "n",
+    "ㄶ": "n",
+    "ㄷ": "t",
+    "ㄹ": "l",
+    "ㄺ": "k",
+    "ㄻ": "m",
+    "ㄼ": "l",
+    "ㄽ": "l",
+    "ㄾ": "l",
+    "ㄿ": "p",
+    "ㅀ": "l",
+    "ㅁ": "m",
+    "ㅂ": "p",
+    "ㅄ": "p",
+    "ㅅ": "t",
+    "ㅆ": "t",
+    "ㅇ": "ng",
+    "ㅈ": "t",
+    "ㅊ": "t",
+    "ㅋ": "k",
+    "ㅌ": "t",
+    "ㅍ": "p",
+    "ㅎ": "t",
+}
 
 # sound classes of Hangul consonants (initial position; ㅇ is silent there)
 _INITIAL_CLASS = dict(zip(_INITIALS, "KKNTTLMPPSS JJJKTPH"))
-_FINAL_CLASS = {"": "", "ㄱ": "K", "ㄲ": "K", "ㄳ": "K", "ㄴ": "N", "ㄵ": "N", "ㄶ": "N", "ㄷ": "T",
-                "ㄹ": "L", "ㄺ": "K", "ㄻ": "M", "ㄼ": "L", "ㄽ": "L", "ㄾ": "L", "ㄿ": "P", "ㅀ": "L",
-                "ㅁ": "M", "ㅂ": "P", "ㅄ": "P", "ㅅ": "T", "ㅆ": "T", "ㅇ": "N", "ㅈ": "T", "ㅊ": "T",
-                "ㅋ": "K", "ㅌ": "T", "ㅍ": "P", "ㅎ": "T"}   # finals as pronounced: 인터넷 internet
+_FINAL_CLASS = {
+    "": "",
+    "ㄱ": "K",
+    "ㄲ": "K",
+    "ㄳ": "K",
+    "ㄴ": "N",
+    "ㄵ": "N",
+    "ㄶ": "N",
+    "ㄷ": "T",
+    "ㄹ": "L",
+    "ㄺ": "K",
+    "ㄻ": "M",
+    "ㄼ": "L",
+    "ㄽ": "L",
+    "ㄾ": "L",
+    "ㄿ": "P",
+    "ㅀ": "L",
+    "ㅁ": "M",
+    "ㅂ": "P",
+    "ㅄ": "P",
+    "ㅅ": "T",
+    "ㅆ": "T",
+    "ㅇ": "N",
+    "ㅈ": "T",
+    "ㅊ": "T",
+    "ㅋ": "K",
+    "ㅌ": "T",
+    "ㅍ": "P",
+    "ㅎ": "T",
+}  # finals as pronounced: 인터넷 internet
 
-_ENGLISH_DIGRAPHS = (("sch", "S"), ("tch", "J"), ("ch", "C"), ("sh", "S"), ("th", "D"),
-                     ("ph", "P"), ("ck", "K"), ("gh", ""), ("ng", "N"), ("qu", "K"), ("wh", ""))
-_ENGLISH_LETTERS = {"b": "P", "c": "K", "d": "T", "f": "P", "g": "K", "h": "H", "j": "J", "k": "K",
-                    "l": "L", "m": "M", "n": "N", "p": "P", "q": "K", "r": "L", "s": "S", "t": "T",
-                    "v": "P", "x": "KS", "z": "Z"}
+_ENGLISH_DIGRAPHS = (
+    ("sch", "S"),
+    ("tch", "J"),
+    ("ch", "C"),
+    ("sh", "S"),
+    ("th", "D"),
+    ("ph", "P"),
+    ("ck", "K"),
+    ("gh", ""),
+    ("ng", "N"),
+    ("qu", "K"),
+    ("wh", ""),
+)
+_ENGLISH_LETTERS = {
+    "b": "P",
+    "c": "K",
+    "d": "T",
+    "f": "P",
+    "g": "K",
+    "h": "H",
+    "j": "J",
+    "k": "K",
+    "l": "L",
+    "m": "M",
+    "n": "N",
+    "p": "P",
+    "q": "K",
+    "r": "L",
+    "s": "S",
+    "t": "T",
+    "v": "P",
+    "x": "KS",
+    "z": "Z",
+}
 # English sounds Hangul spells two ways: th (스미스 Smith, 토머스 Thomas), soft g (조지 George),
 # z (지퍼 zipper, 재즈 jazz), ch (찰스 Charles, 크리스 Chris)
 _EITHER = {"D": "TS", "G": "KJ", "Z": "SJ", "C": "JK"}
@@ -106,7 +236,7 @@ def korean_key(word: str) -> str:
         if n == 0 and initial == " ":
             symbols.append("V")
         if _INITIALS[i] == "ㅊ" and v == _EU:
-            symbols += ["T", "S"]         # 츠 spells ts/tz: 제츠 Jets, 헤르츠 Hertz
+            symbols += ["T", "S"]  # 츠 spells ts/tz: 제츠 Jets, 헤르츠 Hertz
         else:
             symbols.append(initial.strip())
         symbols.append(_FINAL_CLASS[_FINALS[f]])
@@ -127,14 +257,14 @@ def english_key(word: str) -> str:
     if not w:
         return ""
     symbols: list[str] = ["V"] if w[0] in _VOWEL_LETTERS or w[0] == "w" else []
-    for unit in _ENGLISH_UNITS.finditer(w):    # a digraph where one starts, else a letter
+    for unit in _ENGLISH_UNITS.finditer(w):  # a digraph where one starts, else a letter
         c = unit.group()
         if len(c) > 1:
             symbols.append("k" if c == "gh" and unit.end() == len(w) else _DIGRAPH_CLASS[c])
             continue
         i = unit.start()
-        nxt = w[i + 1:i + 2]
-        final = not nxt or (nxt == "e" and i + 2 == len(w))     # r or re ending the word
+        nxt = w[i + 1 : i + 2]
+        final = not nxt or (nxt == "e" and i + 2 == len(w))  # r or re ending the word
         if c == "r" and (final or nxt not in _VOWEL_LETTERS):
             symbols.append("l" if final else "")  # silent; at the end optional: 컴퓨터, 오마르 Omar, 스피어 sphere
         elif c == "c" and nxt in ("e", "i", "y"):
@@ -142,9 +272,9 @@ def english_key(word: str) -> str:
         elif c == "g" and nxt in ("e", "i", "y"):
             symbols.append("G")
         elif c == "s" and i == len(w) - 1 and i >= 3 and w[i - 1] != "s":
-            symbols.append("s")                   # optional: a plural (Dakotas 다코타) or silent (Paris 파리)
+            symbols.append("s")  # optional: a plural (Dakotas 다코타) or silent (Paris 파리)
         elif c == "h" and i > 0:
-            symbols.append("h")                   # optional: silent (Sarah) or 하 (Nahariya 나하리야)
+            symbols.append("h")  # optional: silent (Sarah) or 하 (Nahariya 나하리야)
         else:
             symbols.append(_ENGLISH_LETTERS.get(c, ""))
     return _collapse(symbols)

@@ -1,8 +1,9 @@
 """An output sentence as the matching stages see it: tokens, positions, base words, numbers, sounds."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
-from typing import Sequence
 
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.matching import numbers
@@ -20,18 +21,23 @@ class SentenceView:
     """An output sentence as the stages see it: its tokens, where each word occurs as written or
     as the base word of an inflected token, and (when a stage first asks) its numbers and sounds."""
 
-    def __init__(self, tokens: Sequence[str], inflections: dict[str, tuple[str, ...]] | None = None,
-                 threshold: float = transliterate.DEFAULT_THRESHOLD, names: frozenset[str] | None = None):
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        inflections: dict[str, tuple[str, ...]] | None = None,
+        threshold: float = transliterate.DEFAULT_THRESHOLD,
+        names: frozenset[str] | None = None,
+    ):
         self.tokens = tokens
-        self.threshold = threshold      # of the transliteration stage
-        self.names = names      # words written capitalized; None: the output has no case
+        self.threshold = threshold  # of the transliteration stage
+        self.names = names  # words written capitalized; None: the output has no case
         self.inflections = inflections or {}
-        positions: dict[str, list[int]] = {}   # word -> where it occurs as written
+        positions: dict[str, list[int]] = {}  # word -> where it occurs as written
         for i, token in enumerate(tokens):
             positions.setdefault(token, []).append(i)
         self.positions = positions
         self.words = words = frozenset(positions)
-        based: dict[str, list[str]] = {}     # base word -> the tokens that inflect it
+        based: dict[str, list[str]] = {}  # base word -> the tokens that inflect it
         for word in positions:
             for base in self.inflections.get(word, ()):
                 based.setdefault(base, []).append(word)

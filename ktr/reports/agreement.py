@@ -1,4 +1,5 @@
 """The judged-keyword agreement as Markdown and as files (``ktr meta-eval --gold``)."""
+
 from __future__ import annotations
 
 import json
@@ -12,33 +13,52 @@ def to_markdown(result: Agreement, title: str = "Agreement with judged keywords"
     labels = result.counts()
     k = result.keyword_agreement()
     s = result.sentence_agreement()
-    rows = [f"# {title}", "",
-            f"{len(result.lines)} judged lines; words judged T {labels.get('T', 0)}, A {labels.get('A', 0)}, "
-            f"G {labels.get('G', 0)}, E {labels.get('E', 0)}.", "",
-            "**Keywords** (words judged T or A; ktr says *transferred* when it credited the word):", "",
-            "| judged | accuracy | precision | recall | credited T | credited A | missed T | missed A |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|",
-            f"| {k['judged']} | {num(k['accuracy'])} | {num(k['precision'])} | {num(k['recall'])} | "
-            f"{k['true_positive']} | {k['false_positive']} | {k['false_negative']} | {k['true_negative']} |", "",
-            "**Words judged G (grammar) and E (analyzer error)**, as ktr treats them:", "",
-            "| label | judged | not a keyword that counts | counted, missed | counted, credited |",
-            "|---|---:|---:|---:|---:|"]
+    rows = [
+        f"# {title}",
+        "",
+        f"{len(result.lines)} judged lines; words judged T {labels.get('T', 0)}, A {labels.get('A', 0)}, "
+        f"G {labels.get('G', 0)}, E {labels.get('E', 0)}.",
+        "",
+        "**Keywords** (words judged T or A; ktr says *transferred* when it credited the word):",
+        "",
+        "| judged | accuracy | precision | recall | credited T | credited A | missed T | missed A |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {k['judged']} | {num(k['accuracy'])} | {num(k['precision'])} | {num(k['recall'])} | "
+        f"{k['true_positive']} | {k['false_positive']} | {k['false_negative']} | {k['true_negative']} |",
+        "",
+        "**Words judged G (grammar) and E (analyzer error)**, as ktr treats them:",
+        "",
+        "| label | judged | not a keyword that counts | counted, missed | counted, credited |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for label, row in result.other_labels().items():
-        rows.append(f"| {label} | {row['judged']} | {row['not_counted']} | {row['counted_missed']} | "
-                    f"{row['counted_credited']} |")
-    rows += ["", f"**Sentences** ({s['sentences']} with a judged T or A word and a ktr score): the judged "
-             "rate T / (T + A) per sentence against ktr's sentence score.", "",
-             "| judged rate | ktr | difference | mean absolute difference | Pearson |",
-             "|---:|---:|---:|---:|---:|",
-             f"| {num(s['gold_rate'])} | {num(s['ktr'])} | {num(s['difference'])} | "
-             f"{num(s['mean_absolute_difference'])} | {num(s['pearson'])} |", "",
-             "**Disagreements by kind:**", "", "| kind | words | what it is | examples |", "|---|---:|---|---|"]
+        rows.append(
+            f"| {label} | {row['judged']} | {row['not_counted']} | {row['counted_missed']} | "
+            f"{row['counted_credited']} |"
+        )
+    rows += [
+        "",
+        f"**Sentences** ({s['sentences']} with a judged T or A word and a ktr score): the judged "
+        "rate T / (T + A) per sentence against ktr's sentence score.",
+        "",
+        "| judged rate | ktr | difference | mean absolute difference | Pearson |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {num(s['gold_rate'])} | {num(s['ktr'])} | {num(s['difference'])} | "
+        f"{num(s['mean_absolute_difference'])} | {num(s['pearson'])} |",
+        "",
+        "**Disagreements by kind:**",
+        "",
+        "| kind | words | what it is | examples |",
+        "|---|---:|---|---|",
+    ]
     for kind, n in result.disagreements().items():
         shown = [i for i in result.items if i.kind == kind][:examples]
-        cells = "; ".join(f"{i.judgment.line}: {i.judgment.lemma}"
-                          + (f" → {i.carried}" if i.carried else "")
-                          + (f" (ktr: {i.result.matched}, {i.result.how})" if i.result is not None and i.result.matched else "")
-                          for i in shown)
+        cells = "; ".join(
+            f"{i.judgment.line}: {i.judgment.lemma}"
+            + (f" → {i.carried}" if i.carried else "")
+            + (f" (ktr: {i.result.matched}, {i.result.how})" if i.result is not None and i.result.matched else "")
+            for i in shown
+        )
         rows.append(f"| {kind} | {n} | {KINDS[kind]} | {cells.replace('|', '¦')} |")
     rows += ["", f"KTR signature: `{result.signature}`"]
     return "\n".join(rows) + "\n"
@@ -48,6 +68,8 @@ def write(result: Agreement, directory: str | Path, examples: int = 20) -> list[
     """Write ``agreement.json`` (with up to ``examples`` words per kind of disagreement) and
     ``agreement.md`` into ``directory``."""
     folder = check_folder(directory)
-    files = {"agreement.json": json.dumps(result.to_dict(examples=examples), ensure_ascii=False, indent=2) + "\n",
-             "agreement.md": to_markdown(result)}
+    files = {
+        "agreement.json": json.dumps(result.to_dict(examples=examples), ensure_ascii=False, indent=2) + "\n",
+        "agreement.md": to_markdown(result),
+    }
     return write_texts(folder, files)

@@ -3,6 +3,7 @@
 The tables are built once here from :class:`~ktr.experiments.runner.Run` (as plain strings), and the text,
 Markdown and HTML writers only lay them out, so the three always agree.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ class Table:
     rows: list[list[str]]
 
 
-def metric_cells(estimate: "Estimate", metric: str, interval_: bool, paired: bool) -> list[str]:
+def metric_cells(estimate: Estimate, metric: str, interval_: bool, paired: bool) -> list[str]:
     """Score, then (when asked) its 95% interval and its p-value against the baseline."""
     d = DIGITS[metric]
     cells = [num(estimate.score, d)]
@@ -59,7 +60,7 @@ def metric_header(metric: str, interval_: bool, paired: bool) -> list[str]:
     return [LABELS[metric]] + (["95% CI"] if interval_ else []) + (["p"] if paired else [])
 
 
-def systems_table(run: "Run", variant: "VariantRun") -> Table:
+def systems_table(run: Run, variant: VariantRun) -> Table:
     """Systems × metrics of one variant: score, 95% CI and p against the baseline system."""
     interval_ = bool(run.experiment.compare.resamples)
     paired = interval_ and len(run.outputs) > 1
@@ -83,7 +84,7 @@ def systems_table(run: "Run", variant: "VariantRun") -> Table:
     return Table(header, rows)
 
 
-def variants_table(run: "Run") -> Table:
+def variants_table(run: Run) -> Table:
     """KTR of every system under every variant, with the change from the baseline variant."""
     base = run.experiment.compare.baseline_variant
     header = ["system"] + [v.name + (" (baseline)" if v.name == base else "") for v in run.variants]
@@ -94,14 +95,17 @@ def variants_table(run: "Run") -> Table:
             cell = num(v.system(name).ktr)
             change = v.vs_baseline_variant.get(name)
             if change is not None:
-                cell += f" ({signed(change[0])}, p {p_value(change[1])})" if change[1] is not None \
+                cell += (
+                    f" ({signed(change[0])}, p {p_value(change[1])})"
+                    if change[1] is not None
                     else f" ({signed(change[0])})"
+                )
             row.append(cell)
         rows.append(row)
     return Table(header, rows)
 
 
-def classes_table(run: "Run", variant: "VariantRun") -> Table:
+def classes_table(run: Run, variant: VariantRun) -> Table:
     """Per keyword class: keywords counted and each system's transfer rate."""
     from ktr.experiments.runner import class_rates
 
@@ -115,7 +119,7 @@ def classes_table(run: "Run", variant: "VariantRun") -> Table:
     return Table(header, rows)
 
 
-def failed_note(variant: "VariantRun") -> list[str]:
+def failed_note(variant: VariantRun) -> list[str]:
     """How many source lines the analyzer failed on, then the first of them with the reason."""
     if not variant.failed:
         return []
@@ -126,15 +130,19 @@ def failed_note(variant: "VariantRun") -> list[str]:
     return lines
 
 
-def method_note(run: "Run") -> str:
+def method_note(run: Run) -> str:
     exp = run.experiment
     n, v = len(run.outputs), len(run.variants)
-    parts = [f"{len(run.sources)} sentences, {n} system{'s' if n != 1 else ''}, {v} variant{'s' if v != 1 else ''}"
-             + (f"; baseline system: {run.baseline}." if n > 1 else ".")]
+    parts = [
+        f"{len(run.sources)} sentences, {n} system{'s' if n != 1 else ''}, {v} variant{'s' if v != 1 else ''}"
+        + (f"; baseline system: {run.baseline}." if n > 1 else ".")
+    ]
     if exp.compare.resamples:
-        parts.append(f"95% confidence intervals from {exp.compare.resamples} bootstrap resamples "
-                     f"(seed {exp.compare.seed}); p: paired bootstrap test against the baseline "
-                     f"(as sacreBLEU's --paired-bs), * where p < {SIGNIFICANT}.")
+        parts.append(
+            f"95% confidence intervals from {exp.compare.resamples} bootstrap resamples "
+            f"(seed {exp.compare.seed}); p: paired bootstrap test against the baseline "
+            f"(as sacreBLEU's --paired-bs), * where p < {SIGNIFICANT}."
+        )
     return " ".join(parts)
 
 

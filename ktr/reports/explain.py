@@ -1,8 +1,10 @@
 """``ktr score --explain``: per sentence, each keyword, what it could match, what matched and how."""
+
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ktr.english.tokens import tokenize
 
@@ -15,7 +17,7 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _tried_text(k: "KeywordResult", limit: int = 5) -> str:
+def _tried_text(k: KeywordResult, limit: int = 5) -> str:
     """What a keyword could match, short: equivalents, synonym count, number, sound."""
     if not k.in_lexicon and not k.tried:
         return "(not in the lexicon)"
@@ -28,19 +30,23 @@ def _tried_text(k: "KeywordResult", limit: int = 5) -> str:
     if derived:
         parts.append(f"+{derived} derived")
     parts += [t for t in k.tried if not t.startswith("derived ")]
-    note = f" [{k.lookup}: {k.entry}]" if k.lookup not in (None, "entry", "idiom", "construction", "digits", "number") else ""
+    note = (
+        f" [{k.lookup}: {k.entry}]"
+        if k.lookup not in (None, "entry", "idiom", "construction", "digits", "number")
+        else ""
+    )
     return "; ".join(parts) + note
 
 
-def _matched(k: "KeywordResult", tokens: Sequence[str]) -> str:
+def _matched(k: KeywordResult, tokens: Sequence[str]) -> str:
     """The output words that carried the keyword, and the equivalent they matched if different."""
     if k.span is None:
         return "—"
-    found = " ".join(tokens[k.span[0]:k.span[1]])
+    found = " ".join(tokens[k.span[0] : k.span[1]])
     return found if found == k.matched else f"{found} ({k.matched})"
 
 
-def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, Sequence[str]]) -> str:
+def as_explain(report: Report, sources: Sequence[str], outputs: Mapping[str, Sequence[str]]) -> str:
     """Per sentence and system, a table like the paper's Fig. 4: each keyword, the equivalents
     tried, the output words that matched (with the equivalent, when inflected or a synonym) and
     by which stage, and the sentence score."""
@@ -50,22 +56,33 @@ def as_explain(report: "Report", sources: Sequence[str], outputs: Mapping[str, S
         for seg in system.sentences:
             score = "-" if seg.score is None else f"{seg.score:.2f}"
             precision = "-" if seg.precision is None else f"{seg.precision:.2f}"
-            lines.append(f"── {system.name} · sentence {seg.index + 1} · KTR {score} "
-                         f"({seg.transferred} of {seg.counted} keywords) · precision {precision} "
-                         f"({seg.traced} of {seg.content} content words traced)")
+            lines.append(
+                f"── {system.name} · sentence {seg.index + 1} · KTR {score} "
+                f"({seg.transferred} of {seg.counted} keywords) · precision {precision} "
+                f"({seg.traced} of {seg.content} content words traced)"
+            )
             lines.append(f"source  {sources[seg.index]}")
             lines.append(f"output  {hyps[seg.index]}")
             tokens = tokenize(hyps[seg.index])
             rows = [("keyword", "class", "equivalents tried", "matched", "how")]
             for k in seg.keywords:
-                rows.append((f"{k.keyword.lemma}/{k.keyword.tag}", k.keyword.cls, _tried_text(k), _matched(k, tokens),
-                             k.how or ("missed" if k.in_lexicon or k.tried else "no entry")))
+                rows.append(
+                    (
+                        f"{k.keyword.lemma}/{k.keyword.tag}",
+                        k.keyword.cls,
+                        _tried_text(k),
+                        _matched(k, tokens),
+                        k.how or ("missed" if k.in_lexicon or k.tried else "no entry"),
+                    )
+                )
             if len(rows) == 1:
                 lines.append("  (no keywords)")
             else:
                 widths = [max(_width(r[i]) for r in rows) for i in range(4)]
-                lines += ["  " + "  ".join(c + " " * (w - _width(c)) for c, w in zip(r[:4], widths)) + "  " + r[4]
-                          for r in rows]
+                lines += [
+                    "  " + "  ".join(c + " " * (w - _width(c)) for c, w in zip(r[:4], widths)) + "  " + r[4]
+                    for r in rows
+                ]
             if seg.added:
                 lines.append("  added (traced to no keyword): " + ", ".join(word for _, word in seg.added))
             lines.append("")

@@ -3,6 +3,7 @@
 All of them are rendered from one :class:`~ktr.experiments.runner.Run`; nothing is written until every format
 has been rendered, so a failing run leaves no half-written folder behind.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from ktr.experiments.runner import Run
 
 
-def render(run: "Run", fmt: str) -> str:
+def render(run: Run, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(run.to_dict(), ensure_ascii=False, indent=2) + "\n"
     if fmt == "tsv":
@@ -37,11 +38,13 @@ def prepare_output(folder: Path, overwrite: bool) -> None:
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not overwrite:
-        raise InputError(f"{folder}: output folder exists and is not empty; "
-                         "use --overwrite to replace its report files, or -o to choose another folder")
+        raise InputError(
+            f"{folder}: output folder exists and is not empty; "
+            "use --overwrite to replace its report files, or -o to choose another folder"
+        )
 
 
-def write_reports(run: "Run", folder: Path, overwrite: bool = False) -> list[Path]:
+def write_reports(run: Run, folder: Path, overwrite: bool = False) -> list[Path]:
     """Render every configured format, then write them into ``folder``; returns the files."""
     prepare_output(folder, overwrite)
     rendered = {FILES[fmt]: render(run, fmt) for fmt in run.experiment.output.formats}
@@ -59,10 +62,12 @@ def write_reports(run: "Run", folder: Path, overwrite: bool = False) -> list[Pat
     return written
 
 
-def segments_tsv(run: "Run") -> str:
+def segments_tsv(run: Run) -> str:
     """One row per sentence × system × variant."""
-    out = ["variant\tsystem\tindex\tscore\tkeywords\ttransferred\tnot_in_lexicon\ttransferred_keywords\tmissed_keywords\t"
-           "precision\tf\tadded"]
+    out = [
+        "variant\tsystem\tindex\tscore\tkeywords\ttransferred\tnot_in_lexicon\ttransferred_keywords\tmissed_keywords\t"
+        "precision\tf\tadded"
+    ]
     for v in run.variants:
         for s in v.systems:
             for seg in s.sentences:
@@ -70,13 +75,15 @@ def segments_tsv(run: "Run") -> str:
                 missed = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if not k.transferred)
                 score = "" if seg.score is None else f"{seg.score:.4f}"
                 precision, f = seg.precision, seg.f(s.beta)
-                out.append(f"{v.name}\t{s.name}\t{seg.index}\t{score}\t{seg.counted}\t{seg.transferred}\t"
-                           f"{seg.missing}\t{hit}\t{missed}\t{'' if precision is None else f'{precision:.4f}'}\t"
-                           f"{'' if f is None else f'{f:.4f}'}\t{' '.join(word for _, word in seg.added)}")
+                out.append(
+                    f"{v.name}\t{s.name}\t{seg.index}\t{score}\t{seg.counted}\t{seg.transferred}\t"
+                    f"{seg.missing}\t{hit}\t{missed}\t{'' if precision is None else f'{precision:.4f}'}\t"
+                    f"{'' if f is None else f'{f:.4f}'}\t{' '.join(word for _, word in seg.added)}"
+                )
     return "\n".join(out) + "\n"
 
 
-def summary_text(run: "Run") -> str:
+def summary_text(run: Run) -> str:
     """What ``ktr run`` prints: the systems table of every variant and the signatures."""
     lines = [method_note(run), ""]
     for v in run.variants:

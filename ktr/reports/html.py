@@ -5,6 +5,7 @@ is drawn by ``assets/report.js`` from the embedded data: the source with its tra
 missed keywords marked (keyword character offsets), and each output with the tokens that
 credited them (token spans mapped to characters by :func:`ktr.english.tokens.token_spans`).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,16 @@ from ktr import __version__
 from ktr.english.tokens import token_spans
 from ktr.experiments.runner import class_rates, histogram
 from ktr.reports import svg
-from ktr.reports.common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
+from ktr.reports.common import (
+    Table,
+    classes_table,
+    failed_note,
+    method_note,
+    num,
+    signed,
+    systems_table,
+    variants_table,
+)
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run, VariantRun
@@ -35,7 +45,7 @@ def _table(table: Table, cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def _failed(variant: "VariantRun") -> str:
+def _failed(variant: VariantRun) -> str:
     note = failed_note(variant)
     if not note:
         return ""
@@ -43,27 +53,34 @@ def _failed(variant: "VariantRun") -> str:
     return f"<p><strong>{escape(note[0])}</strong></p><ul>{items}</ul>"
 
 
-def browser_data(run: "Run") -> dict[str, Any]:
+def browser_data(run: Run) -> dict[str, Any]:
     """The sentence browser's data, compact: texts once, per variant the keywords, per variant
     and system each keyword's outcome as [how, matched, first token, end token, in lexicon], and
     the tokens of the output traced to no keyword (added)."""
     variants = []
     for v in run.variants:
         first = v.systems[0]
-        keywords = [[[k.keyword.start, k.keyword.end, k.keyword.lemma, k.keyword.cls] for k in s.keywords]
-                    for s in first.sentences]
+        keywords = [
+            [[k.keyword.start, k.keyword.end, k.keyword.lemma, k.keyword.cls] for k in s.keywords]
+            for s in first.sentences
+        ]
         results = {}
         for s in v.systems:
             results[s.name] = {
                 "scores": [seg.score for seg in s.sentences],
-                "kw": [[[k.how, k.matched, *(k.span or (None, None)), int(k.in_lexicon)] for k in seg.keywords]
-                       for seg in s.sentences],
-                "added": [[i for i, _ in seg.added] for seg in s.sentences],   # token indexes
+                "kw": [
+                    [[k.how, k.matched, *(k.span or (None, None)), int(k.in_lexicon)] for k in seg.keywords]
+                    for seg in s.sentences
+                ],
+                "added": [[i for i, _ in seg.added] for seg in s.sentences],  # token indexes
             }
         variants.append({"name": v.name, "keywords": keywords, "results": results})
     return {
-        "systems": list(run.outputs), "baseline": run.baseline,
-        "sources": run.sources, "outputs": run.outputs, "references": run.references,
+        "systems": list(run.outputs),
+        "baseline": run.baseline,
+        "sources": run.sources,
+        "outputs": run.outputs,
+        "references": run.references,
         "tokenSpans": {name: [token_spans(line) for line in lines] for name, lines in run.outputs.items()},
         "variants": variants,
     }
@@ -74,11 +91,19 @@ def _json_script(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def _plots(run: "Run") -> str:
+def _plots(run: Run) -> str:
     parts = []
     names = list(run.outputs)
-    rows = [(f"{s.name} · {v.name}" if len(run.variants) > 1 else s.name, v.ktr[s.name].score,
-             v.ktr[s.name].ci, names.index(s.name)) for v in run.variants for s in v.systems]
+    rows = [
+        (
+            f"{s.name} · {v.name}" if len(run.variants) > 1 else s.name,
+            v.ktr[s.name].score,
+            v.ktr[s.name].ci,
+            names.index(s.name),
+        )
+        for v in run.variants
+        for s in v.systems
+    ]
     parts.append("<h3>KTR with 95% confidence intervals</h3>" + svg.intervals(rows))
     for v in run.variants:
         hists = {s.name: histogram(s) for s in v.systems}
@@ -87,15 +112,17 @@ def _plots(run: "Run") -> str:
         rates = {s.name: class_rates(s, v.config) for s in v.systems}
         classes = [(c, n) for c, (n, _) in rates[names[0]].items()]
         frac = {name: {c: t / n for c, (n, t) in r.items()} for name, r in rates.items()}
-        parts.append(f'<h3>Variant <code>{escape(v.name)}</code></h3>'
-                     f'<p class="note">Sentence scores (number of sentences per score bin)</p>'
-                     f'<div class="charts">{charts}</div>'
-                     f'<p class="note">Transfer rate by keyword class (keywords in brackets)</p>'
-                     + svg.class_bars(classes, names, frac))
+        parts.append(
+            f"<h3>Variant <code>{escape(v.name)}</code></h3>"
+            f'<p class="note">Sentence scores (number of sentences per score bin)</p>'
+            f'<div class="charts">{charts}</div>'
+            f'<p class="note">Transfer rate by keyword class (keywords in brackets)</p>'
+            + svg.class_bars(classes, names, frac)
+        )
     return "".join(parts)
 
 
-def _differences(run: "Run") -> str:
+def _differences(run: Run) -> str:
     out = []
     for v in run.variants:
         for name, diffs in v.differences.items():
@@ -107,25 +134,37 @@ def _differences(run: "Run") -> str:
                 f"({signed(d.delta)}): {escape(run.sources[d.index])}"
                 + (f' <span class="gain">+ {escape(" ".join(d.gained))}</span>' if d.gained else "")
                 + (f' <span class="loss">− {escape(" ".join(d.lost))}</span>' if d.lost else "")
-                + "</li>" for d in diffs)
-            out.append(f"<details><summary><code>{escape(name)}</code> vs <code>{escape(run.baseline)}</code>, "
-                       f"variant <code>{escape(v.name)}</code></summary><ol>{items}</ol></details>")
+                + "</li>"
+                for d in diffs
+            )
+            out.append(
+                f"<details><summary><code>{escape(name)}</code> vs <code>{escape(run.baseline)}</code>, "
+                f"variant <code>{escape(v.name)}</code></summary><ol>{items}</ol></details>"
+            )
     return "".join(out) or "<p>No sentence differs.</p>"
 
 
-def html(run: "Run") -> str:
+def html(run: Run) -> str:
     exp = run.experiment
     systems = "".join(
-        f'<h3>Variant <code>{escape(v.name)}</code></h3>{_table(systems_table(run, v), "systems")}'
-        f'<p class="sig">signature: <code>{escape(v.signature.short())}</code></p>{_failed(v)}' for v in run.variants)
-    sacre = "".join(f'<p class="sig">{escape(k)}: <code>{escape(s)}</code></p>' for k, s in run.metric_signatures.items())
+        f"<h3>Variant <code>{escape(v.name)}</code></h3>{_table(systems_table(run, v), 'systems')}"
+        f'<p class="sig">signature: <code>{escape(v.signature.short())}</code></p>{_failed(v)}'
+        for v in run.variants
+    )
+    sacre = "".join(
+        f'<p class="sig">{escape(k)}: <code>{escape(s)}</code></p>' for k, s in run.metric_signatures.items()
+    )
     variants = ""
     if len(run.variants) > 1:
-        variants = (f"<section><h2>Variants</h2><p class=\"note\">KTR per variant; in brackets the change from "
-                    f"<code>{escape(exp.compare.baseline_variant)}</code> and its paired bootstrap p-value.</p>"
-                    f"{_table(variants_table(run), 'variants')}</section>")
-    classes = "".join(f'<h3>Variant <code>{escape(v.name)}</code></h3>{_table(classes_table(run, v), "classes")}'
-                      for v in run.variants)
+        variants = (
+            f'<section><h2>Variants</h2><p class="note">KTR per variant; in brackets the change from '
+            f"<code>{escape(exp.compare.baseline_variant)}</code> and its paired bootstrap p-value.</p>"
+            f"{_table(variants_table(run), 'variants')}</section>"
+        )
+    classes = "".join(
+        f"<h3>Variant <code>{escape(v.name)}</code></h3>{_table(classes_table(run, v), 'classes')}"
+        for v in run.variants
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,9 +1,19 @@
 """report.md: the tables of the run, readable as plain text and rendered by any Markdown viewer."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ktr.reports.common import Table, classes_table, failed_note, method_note, num, signed, systems_table, variants_table
+from ktr.reports.common import (
+    Table,
+    classes_table,
+    failed_note,
+    method_note,
+    num,
+    signed,
+    systems_table,
+    variants_table,
+)
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run
@@ -14,13 +24,15 @@ def _cell(text: str) -> str:
 
 
 def _table(table: Table) -> list[str]:
-    lines = ["| " + " | ".join(_cell(h) for h in table.header) + " |",
-             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.header))) + "|"]
+    lines = [
+        "| " + " | ".join(_cell(h) for h in table.header) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.header))) + "|",
+    ]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows]
     return lines
 
 
-def markdown(run: "Run") -> str:
+def markdown(run: Run) -> str:
     exp = run.experiment
     out = [f"# ktr run: {exp.name}", "", method_note(run), ""]
     out += ["## Systems", ""]
@@ -33,8 +45,13 @@ def markdown(run: "Run") -> str:
     if run.metric_signatures:
         out += ["Signatures: " + "; ".join(f"{k} `{s}`" for k, s in run.metric_signatures.items()), ""]
     if len(run.variants) > 1:
-        out += ["## Variants", "", "KTR of each system under each variant; in brackets the change from the "
-                f"baseline variant `{exp.compare.baseline_variant}` and its paired bootstrap p-value.", ""]
+        out += [
+            "## Variants",
+            "",
+            "KTR of each system under each variant; in brackets the change from the "
+            f"baseline variant `{exp.compare.baseline_variant}` and its paired bootstrap p-value.",
+            "",
+        ]
         out += _table(variants_table(run)) + [""]
     out += ["## Transfer rate by keyword class", ""]
     for v in run.variants:
@@ -43,22 +60,51 @@ def markdown(run: "Run") -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _differences(run: "Run") -> list[str]:
+def _differences(run: Run) -> list[str]:
     top = run.experiment.compare.differences
     if not top or len(run.outputs) < 2:
         return []
-    out = ["## Where systems differ most", "",
-           f"Per variant and system, the {top} sentences with the largest KTR difference from the baseline "
-           f"system `{run.baseline}` (gained: keywords only the system transferred; lost: only the baseline).", ""]
+    out = [
+        "## Where systems differ most",
+        "",
+        f"Per variant and system, the {top} sentences with the largest KTR difference from the baseline "
+        f"system `{run.baseline}` (gained: keywords only the system transferred; lost: only the baseline).",
+        "",
+    ]
     for v in run.variants:
         for name, diffs in v.differences.items():
             out += [f"### `{name}` vs `{run.baseline}`, variant `{v.name}`", ""]
             if not diffs:
                 out += ["No sentence differs.", ""]
                 continue
-            rows = [[str(d.index + 1), num(d.baseline_score), num(d.score), signed(d.delta),
-                     run.sources[d.index], run.outputs[run.baseline][d.index], run.outputs[name][d.index],
-                     " ".join(d.gained) or "-", " ".join(d.lost) or "-"] for d in diffs]
-            out += _table(Table(["line", run.baseline, name, "Δ", "source", f"{run.baseline} output",
-                                 f"{name} output", "gained", "lost"], rows)) + [""]
+            rows = [
+                [
+                    str(d.index + 1),
+                    num(d.baseline_score),
+                    num(d.score),
+                    signed(d.delta),
+                    run.sources[d.index],
+                    run.outputs[run.baseline][d.index],
+                    run.outputs[name][d.index],
+                    " ".join(d.gained) or "-",
+                    " ".join(d.lost) or "-",
+                ]
+                for d in diffs
+            ]
+            out += _table(
+                Table(
+                    [
+                        "line",
+                        run.baseline,
+                        name,
+                        "Δ",
+                        "source",
+                        f"{run.baseline} output",
+                        f"{name} output",
+                        "gained",
+                        "lost",
+                    ],
+                    rows,
+                )
+            ) + [""]
     return out

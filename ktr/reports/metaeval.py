@@ -2,6 +2,7 @@
 
 The result is computed by :func:`ktr.experiments.metaeval.run`; everything here only formats it.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,24 +20,33 @@ def _fmt(value: float | None, metric: str) -> str:
 
 def to_markdown(result: MetaEval, title: str = "Meta-evaluation") -> str:
     n = len(result.evaluated)
-    rows = [f"# {title}", "",
-            f"{result.lines} sentences, {n} with a KTR score (the sentences of every figure); seed "
-            f"{result.seed}. Mean sentence score per variant, and the share of the true "
-            "translation's score kept on the sentences the variant changed:", "",
-            "| variant | changed | " + " | ".join(LABELS[m] for m in METRICS) + " | "
-            + " | ".join(f"{LABELS[m]} kept" for m in METRICS) + " |",
-            "|---|---:|" + "---:|" * (2 * len(METRICS))]
+    rows = [
+        f"# {title}",
+        "",
+        f"{result.lines} sentences, {n} with a KTR score (the sentences of every figure); seed "
+        f"{result.seed}. Mean sentence score per variant, and the share of the true "
+        "translation's score kept on the sentences the variant changed:",
+        "",
+        "| variant | changed | "
+        + " | ".join(LABELS[m] for m in METRICS)
+        + " | "
+        + " | ".join(f"{LABELS[m]} kept" for m in METRICS)
+        + " |",
+        "|---|---:|" + "---:|" * (2 * len(METRICS)),
+    ]
     for name in result.variants:
         means = " | ".join(_fmt(result.mean(name, m), m) for m in METRICS)
         kept = " | ".join("" if name == "true" else percent(result.kept(name, m)) for m in METRICS)
         rows.append(f"| {name} | {len(result.changed(name))} | {means} | {kept} |")
-    rows += ["", "| metric | ROC-AUC true vs mismatch | Kendall tau-b, drop level vs score | "
-             "the same within sentences (mean) |", "|---|---:|---:|---:|"]
+    rows += [
+        "",
+        "| metric | ROC-AUC true vs mismatch | Kendall tau-b, drop level vs score | the same within sentences (mean) |",
+        "|---|---:|---:|---:|",
+    ]
     for m in METRICS:
         cells = [result.auc(m), result.tau(m), result.tau_within(m)[0]]
         rows.append(f"| {LABELS[m]} | " + " | ".join("-" if c is None else four_places(c) for c in cells) + " |")
-    rows += ["", *[f"- {line}" for line in reading(result)], "",
-             f"KTR signature: `{result.signature.short()}`  "]
+    rows += ["", *[f"- {line}" for line in reading(result)], "", f"KTR signature: `{result.signature.short()}`  "]
     rows += [f"sacrebleu {name} (sentence level): `{sig}`  " for name, sig in result.sacrebleu.items()]
     rows.append(f"variants: seed {result.seed}, WordNet {result.wordnet}")
     return "\n".join(rows) + "\n"
@@ -44,9 +54,12 @@ def to_markdown(result: MetaEval, title: str = "Meta-evaluation") -> str:
 
 def to_svg(result: MetaEval) -> str:
     names = list(result.variants)
-    series = {f"{LABELS[m]}" + ("" if FULL_SCALE[m] == 1 else f" ÷ {FULL_SCALE[m]:g}"):
-              [None if (v := result.mean(name, m)) is None else v / FULL_SCALE[m] for name in names]
-              for m in METRICS}
+    series = {
+        f"{LABELS[m]}" + ("" if FULL_SCALE[m] == 1 else f" ÷ {FULL_SCALE[m]:g}"): [
+            None if (v := result.mean(name, m)) is None else v / FULL_SCALE[m] for name in names
+        ]
+        for m in METRICS
+    }
     return grouped_bars(names, series, title="Mean sentence score per variant", y_label="score")
 
 

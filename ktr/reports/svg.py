@@ -3,10 +3,11 @@
 The histograms, class bars and intervals of ``ktr run``'s HTML report, and the grouped bar
 chart of the meta-evaluation (a standalone ``<svg>`` document with inline attributes only,
 embeddable in Markdown)."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Mapping, Sequence
 
 #: one colour per system, in order (Okabe-Ito, distinguishable with colour-blindness)
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -17,14 +18,14 @@ def colour(i: int) -> str:
 
 
 def _svg(width: int, height: int, body: list[str], label: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
-            + "".join(body) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">' + "".join(body) + "</svg>"
+    )
 
 
 def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 11, extra: str = "") -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" {extra}>'
-            f"{escape(text)}</text>")
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" {extra}>{escape(text)}</text>'
 
 
 def histogram(counts: Sequence[int], top: int, name: str, i: int) -> str:
@@ -37,8 +38,10 @@ def histogram(counts: Sequence[int], top: int, name: str, i: int) -> str:
         bh = plot_h * n / top if top else 0
         x, y = left + b * bar_w, 18 + plot_h - bh
         lo, hi = b / len(counts), (b + 1) / len(counts)
-        body.append(f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar_w - 2:.1f}" height="{bh:.1f}" '
-                    f'fill="{colour(i)}"><title>{n} sentences scoring {lo:.1f}–{hi:.1f}</title></rect>')
+        body.append(
+            f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar_w - 2:.1f}" height="{bh:.1f}" '
+            f'fill="{colour(i)}"><title>{n} sentences scoring {lo:.1f}–{hi:.1f}</title></rect>'
+        )
     base = 18 + plot_h
     body.append(f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#444"/>')
     for t in (0, 0.5, 1):
@@ -56,7 +59,7 @@ def class_bars(classes: Sequence[tuple[str, int]], systems: Sequence[str], rates
     h = 30 + legend + group_h * len(classes)
     w = left + plot_w + right
     body = []
-    for i, name in enumerate(systems):      # legend: which colour is which system
+    for i, name in enumerate(systems):  # legend: which colour is which system
         x = left + i * (plot_w + right) / max(len(systems), 1)
         body.append(f'<rect x="{x:.1f}" y="2" width="10" height="10" fill="{colour(i)}"/>')
         body.append(_text(x + 14, 11, name, size=11))
@@ -72,8 +75,10 @@ def class_bars(classes: Sequence[tuple[str, int]], systems: Sequence[str], rates
             if rate is None:
                 continue
             y = y0 + i * bar_h
-            body.append(f'<rect x="{left}" y="{y:.1f}" width="{plot_w * rate:.1f}" height="{bar_h - 2}" '
-                        f'fill="{colour(i)}"><title>{escape(name)}, {escape(cls)}: {rate:.4f}</title></rect>')
+            body.append(
+                f'<rect x="{left}" y="{y:.1f}" width="{plot_w * rate:.1f}" height="{bar_h - 2}" '
+                f'fill="{colour(i)}"><title>{escape(name)}, {escape(cls)}: {rate:.4f}</title></rect>'
+            )
             body.append(_text(left + plot_w * rate + 4, y + bar_h - 3, f"{rate:.2f}", size=9))
     return _svg(w, h, body, "transfer rate by keyword class")
 
@@ -95,13 +100,22 @@ def intervals(rows: Sequence[tuple[str, float | None, tuple[float, float] | None
             body.append(f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="{colour(i)}" stroke-width="2"/>')
         if score is not None:
             tip = f"{label}: {score:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if ci else "")
-            body.append(f'<circle cx="{left + score * plot_w:.1f}" cy="{y}" r="5" fill="{colour(i)}">'
-                        f"<title>{escape(tip)}</title></circle>")
+            body.append(
+                f'<circle cx="{left + score * plot_w:.1f}" cy="{y}" r="5" fill="{colour(i)}">'
+                f"<title>{escape(tip)}</title></circle>"
+            )
     return _svg(left + plot_w + 20, h, body, "KTR with 95% confidence intervals")
 
 
-def grouped_bars(categories: Sequence[str], series: Mapping[str, Sequence[float | None]], *,
-                 title: str, y_label: str, y_max: float = 1.0, ticks: int = 4) -> str:
+def grouped_bars(
+    categories: Sequence[str],
+    series: Mapping[str, Sequence[float | None]],
+    *,
+    title: str,
+    y_label: str,
+    y_max: float = 1.0,
+    ticks: int = 4,
+) -> str:
     """A bar per series within a group per category; ``None`` values leave a gap.
 
     ``series`` maps a legend label to one value per category, on a scale from 0 to ``y_max``.
@@ -116,32 +130,41 @@ def grouped_bars(categories: Sequence[str], series: Mapping[str, Sequence[float 
     def y(value: float) -> float:
         return top + plot_h * (1 - min(max(value, 0.0), y_max) / y_max)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">{escape(title)}</text>',
-           f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" text-anchor="middle">'
-           f'{escape(y_label)}</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">{escape(title)}</text>',
+        f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" text-anchor="middle">{escape(y_label)}</text>',
+    ]
     for i in range(ticks + 1):
         value = y_max * i / ticks
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
-                   f'stroke="#ddd"/><text x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">'
-                   f'{value:g}</text>')
+        out.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
+            f'stroke="#ddd"/><text x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">'
+            f"{value:g}</text>"
+        )
     for c, category in enumerate(categories):
         x0 = left + gap / 2 + c * group
         for s, values in enumerate(series.values()):
             value = values[c]
             if value is None:
                 continue
-            out.append(f'<rect x="{x0 + s * bar:.1f}" y="{y(value):.1f}" width="{bar - 1}" '
-                       f'height="{top + plot_h - y(value):.1f}" fill="{colour(s)}">'
-                       f'<title>{escape(category)}, {escape(list(series)[s])}: {value:.4g}</title></rect>')
-        out.append(f'<text x="{x0 + bar * len(series) / 2:.1f}" y="{top + plot_h + 16}" '
-                   f'text-anchor="middle">{escape(category)}</text>')
+            out.append(
+                f'<rect x="{x0 + s * bar:.1f}" y="{y(value):.1f}" width="{bar - 1}" '
+                f'height="{top + plot_h - y(value):.1f}" fill="{colour(s)}">'
+                f"<title>{escape(category)}, {escape(list(series)[s])}: {value:.4g}</title></rect>"
+            )
+        out.append(
+            f'<text x="{x0 + bar * len(series) / 2:.1f}" y="{top + plot_h + 16}" '
+            f'text-anchor="middle">{escape(category)}</text>'
+        )
     lx = left
     for s, label in enumerate(series):
-        out.append(f'<rect x="{lx}" y="{height - 22}" width="10" height="10" fill="{colour(s)}"/>'
-                   f'<text x="{lx + 14}" y="{height - 13}">{escape(label)}</text>')
+        out.append(
+            f'<rect x="{lx}" y="{height - 22}" width="10" height="10" fill="{colour(s)}"/>'
+            f'<text x="{lx + 14}" y="{height - 13}">{escape(label)}</text>'
+        )
         lx += 34 + 7 * len(label)  # about 7 px per character at this font size
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -1,4 +1,5 @@
 """Formatting results: a text table for people, JSON for machines, TSV for spreadsheets."""
+
 from __future__ import annotations
 
 import json
@@ -9,15 +10,18 @@ from ktr.scoring.frames import num, systems_table
 if TYPE_CHECKING:
     from ktr.scoring.results import Report
 
-_AGGREGATIONS = {"macro": "mean of sentence scores", "micro": "transferred / keywords",
-                 "weighted": "mean of class-weighted sentence scores"}
+_AGGREGATIONS = {
+    "macro": "mean of sentence scores",
+    "micro": "transferred / keywords",
+    "weighted": "mean of class-weighted sentence scores",
+}
 
 
-def as_json(report: "Report", sentences: bool = False) -> str:
+def as_json(report: Report, sentences: bool = False) -> str:
     return json.dumps(report.to_dict(sentences=sentences), ensure_ascii=False, indent=2)
 
 
-def as_text(report: "Report", sentences: bool = False) -> str:
+def as_text(report: Report, sentences: bool = False) -> str:
     header, body = systems_table(report)
     rows = [header, *body]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -29,9 +33,11 @@ def as_text(report: "Report", sentences: bool = False) -> str:
             lines.append("  ".join("-" * w for w in widths))
     agg = report.signature.aggregation
     lines.append("")
-    lines.append(f"KTR = {_AGGREGATIONS[agg]} ({agg}); prec = content words of the output traced to the "
-                 f"source; F = F-beta of KTR and prec (beta {report.systems[0].beta:g}); "
-                 f"{len(report.systems[0].sentences)} sentences")
+    lines.append(
+        f"KTR = {_AGGREGATIONS[agg]} ({agg}); prec = content words of the output traced to the "
+        f"source; F = F-beta of KTR and prec (beta {report.systems[0].beta:g}); "
+        f"{len(report.systems[0].sentences)} sentences"
+    )
     failed = sum(1 for s in report.systems[0].sentences if s.failed)
     if failed:
         lines.append(f"NOT SCORED: {failed} sentence(s) on which the analyzer failed (see the warnings)")
@@ -47,20 +53,24 @@ def as_text(report: "Report", sentences: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def as_tsv(report: "Report") -> str:
+def as_tsv(report: Report) -> str:
     """One row per sentence and system: index, system, score, counts, missed keywords."""
-    out = ["index\tsystem\tscore\tkeywords\ttransferred\tnot_in_lexicon\tmissed\tprecision\tcontent_words\t"
-           "traced\tf\tadded"]
+    out = [
+        "index\tsystem\tscore\tkeywords\ttransferred\tnot_in_lexicon\tmissed\tprecision\tcontent_words\t"
+        "traced\tf\tadded"
+    ]
     for s in report.systems:
         for seg in s.sentences:
             missed = " ".join(f"{k.keyword.lemma}/{k.keyword.tag}" for k in seg.keywords if not k.transferred)
             added = " ".join(word for _, word in seg.added)
-            out.append(f"{seg.index}\t{s.name}\t{num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t"
-                       f"{missed}\t{num(seg.precision)}\t{seg.content}\t{seg.traced}\t{num(seg.f(s.beta))}\t{added}")
+            out.append(
+                f"{seg.index}\t{s.name}\t{num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t"
+                f"{missed}\t{num(seg.precision)}\t{seg.content}\t{seg.traced}\t{num(seg.f(s.beta))}\t{added}"
+            )
     return "\n".join(out) + "\n"
 
 
-def estimates_text(report: "Report") -> list[str]:
+def estimates_text(report: Report) -> list[str]:
     """The bootstrap table of ``ktr score --confidence/--paired-bs``: score, 95% CI and p per metric."""
     from ktr.reports.common import Table, layout, metric_cells, metric_header
 

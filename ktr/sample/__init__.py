@@ -2,6 +2,7 @@
 
 Written for ktr (not taken from any corpus); see ``README.md`` in this folder.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

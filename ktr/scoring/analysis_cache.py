@@ -22,6 +22,7 @@ Use it anywhere an analyzer is accepted::
 
     scorer = Scorer(config, analyzer=CachedAnalyzer(get_analyzer("kiwi")))
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,19 +30,19 @@ import inspect
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 from ktr import __version__
+from ktr.cache import cache_dir
 from ktr.korean.analyzers import Analyzer, Morpheme
 from ktr.korean.analyzers.base import analyzer_class, available_analyzers
 from ktr.korean.analyzers.process import morphemes_or_raise
-from ktr.cache import cache_dir
 from ktr.korean.guard import Outcome, outcomes
 
 #: bump when the stored layout changes
 FORMAT = 1
-_BATCH = 64   # sentences analysed per call, so progress can be reported
+_BATCH = 64  # sentences analysed per call, so progress can be reported
 
 
 def _code_digest(analyzer: Analyzer) -> str:
@@ -78,28 +79,35 @@ def _decode(stored: str | list[list]) -> list[Morpheme]:
     if not stored:
         return []
     fields = iter(stored.replace("\n", "\t").split("\t"))
-    return [Morpheme(form, lemma or form, tag, int(start), int(end))
-            for form, lemma, tag, start, end in zip(fields, fields, fields, fields, fields)]
+    return [
+        Morpheme(form, lemma or form, tag, int(start), int(end))
+        for form, lemma, tag, start, end in zip(fields, fields, fields, fields, fields)
+    ]
 
 
 class CachedAnalyzer:
     """An :class:`~ktr.korean.analyzers.Analyzer` that analyses each distinct sentence once."""
 
-    def __init__(self, analyzer: Analyzer, *, directory: str | os.PathLike | None = None,
-                 progress: Callable[[int, int], None] | None = None):
+    def __init__(
+        self,
+        analyzer: Analyzer,
+        *,
+        directory: str | os.PathLike | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ):
         self.inner = analyzer
         self.name = analyzer.name
         self.tagset = analyzer.tagset
         self.version = analyzer.version
         self.concurrent = getattr(analyzer, "concurrent", False)
         self.directory = Path(directory) if directory is not None else cache_dir() / "analyses"
-        self.progress = progress      # called with (sentences done, sentences to analyse)
+        self.progress = progress  # called with (sentences done, sentences to analyse)
         self.key = f"{FORMAT}|{__version__}|{analyzer.name}|{analyzer.version}|{_code_digest(analyzer)}"
-        self._stored: dict[str, str | list[list]] = {}    # text -> encoded analysis
-        self._decoded: dict[str, list[Morpheme]] = {}     # decoded on first use
-        self._failed: dict[str, str] = {}                 # text -> why the analyzer failed on it
-        self.analysed = 0             # sentences sent to the analyzer by this object
-        self.loaded = 0               # sentences read from disk
+        self._stored: dict[str, str | list[list]] = {}  # text -> encoded analysis
+        self._decoded: dict[str, list[Morpheme]] = {}  # decoded on first use
+        self._failed: dict[str, str] = {}  # text -> why the analyzer failed on it
+        self.analysed = 0  # sentences sent to the analyzer by this object
+        self.loaded = 0  # sentences read from disk
 
     def analyze(self, text: str) -> list[Morpheme]:
         return self.analyze_many([text])[0]
@@ -131,7 +139,7 @@ class CachedAnalyzer:
 
     def _analyse(self, texts: list[str]) -> None:
         for start in range(0, len(texts), _BATCH):
-            batch = texts[start:start + _BATCH]
+            batch = texts[start : start + _BATCH]
             for text, outcome in zip(batch, outcomes(self.inner, batch)):
                 if isinstance(outcome, str):
                     self._failed[text] = outcome
@@ -144,14 +152,14 @@ class CachedAnalyzer:
 
     def _path(self, label: str | None, texts: Sequence[str]) -> Path:
         name = label if label is not None else "\n".join(texts)
-        digest = hashlib.sha256(f"{self.key}|{name}".encode("utf-8")).hexdigest()[:24]
+        digest = hashlib.sha256(f"{self.key}|{name}".encode()).hexdigest()[:24]
         return self.directory / f"{self.name}-{digest}.json"
 
     def _read(self, path: Path) -> dict[str, str | list[list]]:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return {}       # absent or damaged: analyse again (and rewrite it)
+            return {}  # absent or damaged: analyse again (and rewrite it)
         if not isinstance(doc, dict) or doc.get("key") != self.key:
             return {}
         return doc.get("sentences", {})
@@ -159,9 +167,8 @@ class CachedAnalyzer:
     def _write(self, path: Path, sentences: dict[str, str | list[list]]) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8",
-                                             suffix=".tmp") as fh:
+            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8", suffix=".tmp") as fh:
                 json.dump({"key": self.key, "sentences": sentences}, fh, ensure_ascii=False, separators=(",", ":"))
             os.replace(fh.name, path)
         except OSError:
-            pass    # a cache that cannot be written only costs time: the analyses are in memory
+            pass  # a cache that cannot be written only costs time: the analyses are in memory

@@ -1,9 +1,11 @@
 """Scoring the columns of a pandas DataFrame or a Hugging Face ``datasets.Dataset``: the
 sentences' scores become new columns, the corpus scores a Report. Neither library is imported here:
 the data is read by column name and written with the table's own method."""
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ktr.config import Config
 from ktr.errors import InputError
@@ -11,8 +13,13 @@ from ktr.scoring.results import Report
 from ktr.scoring.scorer import Scorer
 
 
-def score_columns(data: Any, source: str, hypotheses: str | Sequence[str], references: Sequence[str] = (),
-                  scorer: Scorer | None = None) -> tuple[Any, Report]:
+def score_columns(
+    data: Any,
+    source: str,
+    hypotheses: str | Sequence[str],
+    references: Sequence[str] = (),
+    scorer: Scorer | None = None,
+) -> tuple[Any, Report]:
     """Score the hypothesis columns of ``data`` (a pandas DataFrame or a ``datasets.Dataset``)
     against its ``source`` column, adding ``<column>_ktr``, ``<column>_precision`` and
     ``<column>_f`` (the sentences' scores; None or NaN where a line has none) for each.
@@ -29,14 +36,20 @@ def score_columns(data: Any, source: str, hypotheses: str | Sequence[str], refer
         raise InputError(f"no column {', '.join(map(repr, missing))}; the columns are {', '.join(map(str, present))}")
     if scorer is None:
         scorer = Scorer(Config())
-    report = scorer.score(list(data[source]), {h: list(data[h]) for h in hypotheses},
-                          [list(data[r]) for r in references] or None, source_name=f"column {source!r}")
+    report = scorer.score(
+        list(data[source]),
+        {h: list(data[h]) for h in hypotheses},
+        [list(data[r]) for r in references] or None,
+        source_name=f"column {source!r}",
+    )
     for system in report.systems:
-        for kind, values in (("ktr", [s.score for s in system.sentences]),
-                             ("precision", [s.precision for s in system.sentences]),
-                             ("f", [s.f(system.beta) for s in system.sentences])):
+        for kind, values in (
+            ("ktr", [s.score for s in system.sentences]),
+            ("precision", [s.precision for s in system.sentences]),
+            ("f", [s.f(system.beta) for s in system.sentences]),
+        ):
             name = f"{system.name}_{kind}"
-            if hasattr(data, "add_column"):          # a datasets.Dataset: a new one, with the column
+            if hasattr(data, "add_column"):  # a datasets.Dataset: a new one, with the column
                 data = data.remove_columns(name) if name in data.column_names else data
                 data = data.add_column(name, values)
             else:

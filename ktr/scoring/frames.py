@@ -2,6 +2,7 @@
 
 pandas is optional (``pip install 'ktr[pandas]'``): imported only here, only when asked for.
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -21,18 +22,40 @@ def systems_table(report: Report) -> tuple[tuple[str, ...], list[tuple[str, ...]
     """The header and rows of the systems table, as strings: the headline score first."""
     f_first = report.headline == "f"
     scores = ("F", "KTR") if f_first else ("KTR", "F")
-    header = ("system", *scores, "micro", "weighted", "prec", "keywords", "transferred", "added", "no-entry",
-              "no-kw sents", "BLEU", "chrF")
+    header = (
+        "system",
+        *scores,
+        "micro",
+        "weighted",
+        "prec",
+        "keywords",
+        "transferred",
+        "added",
+        "no-entry",
+        "no-kw sents",
+        "BLEU",
+        "chrF",
+    )
     rows: list[tuple[str, ...]] = []
     for s in report.systems:
         d = s.summary()
         pair = (num(d["f"]), num(d["ktr"]))
-        rows.append((
-            d["name"], *(pair if f_first else pair[::-1]), num(d["ktr_micro"]), num(d["ktr_weighted"]),
-            num(d["precision"]), str(d["keywords"]), str(d["transferred"]), str(d["added"]),
-            str(d["keywords_not_in_lexicon"]), str(d["sentences_without_keywords"]),
-            num(d["bleu"], digits=2), num(d["chrf"], digits=2),
-        ))
+        rows.append(
+            (
+                d["name"],
+                *(pair if f_first else pair[::-1]),
+                num(d["ktr_micro"]),
+                num(d["ktr_weighted"]),
+                num(d["precision"]),
+                str(d["keywords"]),
+                str(d["transferred"]),
+                str(d["added"]),
+                str(d["keywords_not_in_lexicon"]),
+                str(d["sentences_without_keywords"]),
+                num(d["bleu"], digits=2),
+                num(d["chrf"], digits=2),
+            )
+        )
     return header, rows
 
 
@@ -42,8 +65,10 @@ def as_html(report: Report) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     sentences = len(report.systems[0].sentences) if report.systems else 0
-    return (f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            f"<p>{sentences} sentences; signature: <code>{escape(report.signature.short())}</code></p>")
+    return (
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"<p>{sentences} sentences; signature: <code>{escape(report.signature.short())}</code></p>"
+    )
 
 
 def _pandas() -> Any:
@@ -65,14 +90,26 @@ def sentence_rows(report: Report) -> list[dict[str, Any]]:
     rows = []
     for s in report.systems:
         for seg in s.sentences:
-            rows.append({
-                "system": s.name, "index": seg.index, "score": seg.score, "weighted_score": seg.weighted_score,
-                "precision": seg.precision, "f": seg.f(s.beta), "keywords": seg.keyword_count,
-                "keywords_counted": seg.counted, "transferred": seg.transferred, "not_in_lexicon": seg.missing,
-                "missed": [f"{k.keyword.lemma}/{k.keyword.tag}" for k in seg.keywords if not k.transferred],
-                "content_words": seg.content, "traced": seg.traced, "added": [word for _, word in seg.added],
-                "failed": seg.failed, "empty_hypothesis": seg.empty_hypothesis,
-            })
+            rows.append(
+                {
+                    "system": s.name,
+                    "index": seg.index,
+                    "score": seg.score,
+                    "weighted_score": seg.weighted_score,
+                    "precision": seg.precision,
+                    "f": seg.f(s.beta),
+                    "keywords": seg.keyword_count,
+                    "keywords_counted": seg.counted,
+                    "transferred": seg.transferred,
+                    "not_in_lexicon": seg.missing,
+                    "missed": [f"{k.keyword.lemma}/{k.keyword.tag}" for k in seg.keywords if not k.transferred],
+                    "content_words": seg.content,
+                    "traced": seg.traced,
+                    "added": [word for _, word in seg.added],
+                    "failed": seg.failed,
+                    "empty_hypothesis": seg.empty_hypothesis,
+                }
+            )
     return rows
 
 

@@ -13,12 +13,13 @@ idioms, inflections). Its steps, line by line:
 every engine (:mod:`ktr.execution`) runs, in this process or in a worker that built its own
 pipeline with :meth:`Pipeline.for_worker`.
 """
+
 from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Sequence
 
 from ktr.config import Config
 from ktr.english.tokens import capitalized_words, tokenize
@@ -46,8 +47,8 @@ class Prepared:
     keywords: list[list[Keyword]]
     lookups: list[list[Lookup | None]]
     targets: list[list[Targets]]
-    missed: list[list[KeywordResult]]   # per keyword: its result as long as nothing matched it
-    counts: list[LineCounts]            # per line: what its statistics need besides the matches
+    missed: list[list[KeywordResult]]  # per keyword: its result as long as nothing matched it
+    counts: list[LineCounts]  # per line: what its statistics need besides the matches
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
     #: per line: the words the source writes in Latin letters (names, acronyms: "CNN", "Judy"),
@@ -62,8 +63,18 @@ def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) ->
     if target.sound:
         tried.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
     entry = f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None
-    return KeywordResult(keyword, target.equivalents or target.idioms, target.synonyms, found is not None,
-                         entry, found.via if found else None, None, None, None, tuple(tried))
+    return KeywordResult(
+        keyword,
+        target.equivalents or target.idioms,
+        target.synonyms,
+        found is not None,
+        entry,
+        found.via if found else None,
+        None,
+        None,
+        None,
+        tuple(tried),
+    )
 
 
 class Pipeline:
@@ -73,7 +84,7 @@ class Pipeline:
         self.config = config
         self.analyzer = analyzer
         self._lock = threading.Lock()  # one analysis at a time: the backends are not all thread-safe
-        with fewer_gc_pauses():     # tables of many small objects, built or read back
+        with fewer_gc_pauses():  # tables of many small objects, built or read back
             self.table = load_tagset(analyzer.tagset)
             self.lexicon = lexicon or load_lexicon(config.lexicons)
             self._classes = frozenset(config.classes)
@@ -103,13 +114,16 @@ class Pipeline:
             if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
         realizations = {c.name: c.english for c in self.constructions.constructions} if self.constructions else {}
-        self._targets = KeywordTargets(self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations,
-                                       realizations)
+        self._targets = KeywordTargets(
+            self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations, realizations
+        )
         #: (lemma, tag, class, base) -> look-up, targets, unmatched result, weight: words repeat
-        self._known: dict[tuple[str, str, str, str | None], tuple[Lookup | None, Targets, KeywordResult, float | None]] = {}
+        self._known: dict[
+            tuple[str, str, str, str | None], tuple[Lookup | None, Targets, KeywordResult, float | None]
+        ] = {}
 
     @classmethod
-    def for_worker(cls, config: Config, threads: int = 1) -> "Pipeline":
+    def for_worker(cls, config: Config, threads: int = 1) -> Pipeline:
         """A worker process's own pipeline: its analyzer built from the config (``threads``: its
         analysis threads), its tables read back from the cache the parent wrote."""
         return cls(config, build_analyzer(config.analyzer, config.timeout, threads))
@@ -175,8 +189,13 @@ class Pipeline:
         for analysis in stream_lines(self.analyzer, texts(), self.config.max_chars):
             yield normalized.popleft(), analysis
 
-    def score_stretch(self, stretch: Stretch, analysed: Sequence[tuple[Normalized, LineAnalysis]] | None = None,
-                      name: str = "source", details: bool = True) -> Scored:
+    def score_stretch(
+        self,
+        stretch: Stretch,
+        analysed: Sequence[tuple[Normalized, LineAnalysis]] | None = None,
+        name: str = "source",
+        details: bool = True,
+    ) -> Scored:
         """One stretch analysed (unless ``analysed`` is given), prepared and matched against every
         system: per system its lines' results, and the stretch's input warnings (naming ``name``).
         Without ``details`` the results keep their counts but not their keywords' results."""
@@ -190,13 +209,17 @@ class Pipeline:
 
     # -- the steps --------------------------------------------------------------------------
 
-    def prepare_analysed(self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source",
-                         first_line: int = 1) -> Prepared:
+    def prepare_analysed(
+        self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source", first_line: int = 1
+    ) -> Prepared:
         """Keywords, look-ups and targets of analysed lines (:meth:`analyse`); warnings name
         lines from ``first_line`` on."""
         notes = [(n, norm.warning()) for n, (norm, _) in enumerate(analysed, first_line) if norm.removed]
-        notes += [(n, f"not scored, the analysis failed: {a.failed}")
-                  for n, (_, a) in enumerate(analysed, first_line) if a.failed]
+        notes += [
+            (n, f"not scored, the analysis failed: {a.failed}")
+            for n, (_, a) in enumerate(analysed, first_line)
+            if a.failed
+        ]
         messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
         keywords, lookups, targets, missed, counts = [], [], [], [], []
         for norm, analysis in analysed:
@@ -218,7 +241,7 @@ class Pipeline:
                 unmatched.append(result)
                 weights.append(weight)
                 if found is None and weight is not None and self.config.missing_in_lexicon == "exclude":
-                    if_matched.add(i)     # no entry, but a number or a name may still transfer
+                    if_matched.add(i)  # no entry, but a number or a name may still transfer
             keywords.append(kws)
             lookups.append(looked)
             targets.append(wanted)
@@ -245,7 +268,9 @@ class Pipeline:
         without an entry but with a number value or a sound counts under ``exclude`` only when it
         transfers, see :meth:`prepare_analysed`)."""
         counts = found is not None or self.config.missing_in_lexicon == "miss" or bool(target.sound or target.numbers)
-        return unmatched_result(keyword, found, target), self.config.class_weights.get(keyword.cls, 1.0) if counts else None
+        return unmatched_result(keyword, found, target), self.config.class_weights.get(
+            keyword.cls, 1.0
+        ) if counts else None
 
     def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
         """A line's keywords (offsets into the line as given) and its idiom units by position."""
@@ -259,8 +284,9 @@ class Pipeline:
             kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
         return kws, units
 
-    def match_lines(self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0,
-                    details: bool = True) -> list[SentenceResult]:
+    def match_lines(
+        self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0, details: bool = True
+    ) -> list[SentenceResult]:
         """Per line, the keywords of ``prepared`` matched against the output line; sentence
         indexes count from ``first`` (a stretch of a longer corpus). Without ``details`` each
         line's result keeps its counts but not its keywords' results."""
@@ -268,14 +294,18 @@ class Pipeline:
         failed = prepared.failed or [None] * len(hypotheses)
         copied = prepared.copied or [frozenset()] * len(hypotheses)
         rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed, copied)
-        matching, inflections, threshold = self.config.matching, self._inflections, self.config.transliteration_threshold
+        matching, inflections, threshold = (
+            self.config.matching,
+            self._inflections,
+            self.config.transliteration_threshold,
+        )
         for index, (targets, missed, counts, hyp, why, latin) in enumerate(rows, first):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
             tokens = tokenize(hyp)
             chosen = match_sentence(targets, tokens, matching, inflections, threshold, names)
             results: tuple[KeywordResult, ...] = ()
             if details:
-                found = list(missed)      # then the transferred ones replaced
+                found = list(missed)  # then the transferred ones replaced
                 for i, cand in chosen.items():
                     found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
                 results = tuple(found)

@@ -5,6 +5,7 @@ lexicon is loaded, or at the first sentence) as a traceback from a third-party l
 :func:`check` looks for each of them without loading any and raises one
 :class:`~ktr.errors.BackendUnavailable` naming every problem, the backend and the fix.
 """
+
 from __future__ import annotations
 
 from ktr.config import Config

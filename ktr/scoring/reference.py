@@ -7,11 +7,12 @@ ktr extracts those statistics ``STRETCH`` lines at a time (:func:`sentence_stati
 n-grams of every reference held at once (``corpus_score`` on 50,000 news lines grew ``ktr
 score`` to 2.6 GB).
 """
+
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 
 #: reference-based metrics computed with sacreBLEU, by the name ktr reports them under
 SACREBLEU_METRICS = ("bleu", "chrf")
@@ -57,8 +58,9 @@ def sentence_statistics(name: str, hypotheses: Sequence[str], references: Sequen
     metric = _extractor(name)
     out: list[list] = []
     for a in range(0, len(hypotheses), STRETCH):
-        out += metric._extract_corpus_statistics(list(hypotheses[a:a + STRETCH]),
-                                                 [list(r[a:a + STRETCH]) for r in references])
+        out += metric._extract_corpus_statistics(
+            list(hypotheses[a : a + STRETCH]), [list(r[a : a + STRETCH]) for r in references]
+        )
     if name == "bleu":
         _warn_if_tokenized(sum(h.endswith(" .") for h in hypotheses))
     return out, metric
@@ -72,8 +74,9 @@ def _warn_if_tokenized(lines: int) -> None:
         log.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
 
 
-def stretch_statistics(systems: Mapping[str, Sequence[str]], references: Iterable[Sequence[str]],
-                       keep: bool = False) -> dict[str, dict]:
+def stretch_statistics(
+    systems: Mapping[str, Sequence[str]], references: Iterable[Sequence[str]], keep: bool = False
+) -> dict[str, dict]:
     """What :class:`ReferenceScores` sums of some lines of each system's output and of each
     reference stream: per system, per metric the statistics summed (and each sentence's, with
     ``keep``), and how many lines end in a tokenized period. Plain data: a cluster's worker
@@ -91,7 +94,7 @@ def stretch_statistics(systems: Mapping[str, Sequence[str]], references: Iterabl
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached_extractor(name: str):
     return _extractor(name)
 
@@ -118,9 +121,9 @@ class ReferenceScores:
         for system, by_metric in found.items():
             self._tokenized[system] = self._tokenized.get(system, 0) + by_metric["tokenized"]
             for name, metric in self._metrics.items():
-                metric.num_refs = by_metric["references"]   # for its signature, as extracting sets it
+                metric.num_refs = by_metric["references"]  # for its signature, as extracting sets it
                 total, stats = self._sums.get((system, name)), by_metric[name]
-                if stats[0] is None:    # no lines
+                if stats[0] is None:  # no lines
                     continue
                 self._sums[system, name] = stats[0] if total is None else sum_of_lists([total, stats[0]])
                 if self.keep:
@@ -130,8 +133,13 @@ class ReferenceScores:
         """``{"bleu": (score, signature), "chrf": (score, signature)}``: the corpus scores (rounded
         to 4 places) of every line added for ``system``, and sacreBLEU's signatures."""
         _warn_if_tokenized(self._tokenized.get(system, 0))
-        return {name: (round(metric._compute_score_from_stats(self._sums[system, name]).score, 4),
-                       str(metric.get_signature())) for name, metric in self._metrics.items()}
+        return {
+            name: (
+                round(metric._compute_score_from_stats(self._sums[system, name]).score, 4),
+                str(metric.get_signature()),
+            )
+            for name, metric in self._metrics.items()
+        }
 
     def statistics(self, system: str, name: str) -> list[list]:
         """The kept statistics of every sentence of ``system`` for metric ``name``."""
@@ -158,5 +166,6 @@ def meteor_sentences(hypotheses: list[str], references: list[list[str]]) -> list
     from ktr.english.wordnet import load
 
     wn = load()
-    return [meteor_score([tokenize(r[i]) for r in references], tokenize(h), wordnet=wn)
-            for i, h in enumerate(hypotheses)]
+    return [
+        meteor_score([tokenize(r[i]) for r in references], tokenize(h), wordnet=wn) for i, h in enumerate(hypotheses)
+    ]

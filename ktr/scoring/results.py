@@ -3,10 +3,12 @@
 Statistics first, scores last: each sentence yields ``(counted, transferred)`` once; macro and
 micro averages (and later bootstrap resampling) are computed from those numbers in one place.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ktr.korean.keywords import Keyword
 from ktr.matching.tracing import NOTHING_TRACED, Trace, f_beta
@@ -25,12 +27,12 @@ class KeywordResult(NamedTuple):
     equivalents: tuple[str, ...]
     synonyms: tuple[str, ...]
     in_lexicon: bool
-    entry: str | None        # lexicon entry used ("유명하다/adjective"), None for digits/missing
-    lookup: str | None       # how the entry was found: entry, other-class, derived, digits
-    matched: str | None      # the equivalent found in the output
-    how: str | None          # the matching stage that found it
+    entry: str | None  # lexicon entry used ("유명하다/adjective"), None for digits/missing
+    lookup: str | None  # how the entry was found: entry, other-class, derived, digits
+    matched: str | None  # the equivalent found in the output
+    how: str | None  # the matching stage that found it
     span: tuple[int, int] | None  # output token span of the match
-    tried: tuple[str, ...] = ()   # other targets: "number 3", "month 3", "sound keullinteon"
+    tried: tuple[str, ...] = ()  # other targets: "number 3", "month 3", "sound keullinteon"
 
     @property
     def transferred(self) -> bool:
@@ -39,18 +41,36 @@ class KeywordResult(NamedTuple):
     def matched_as(self, matched: str, how: str, span: tuple[int, int]) -> KeywordResult:
         """This (unmatched) keyword's result once ``matched`` was found at output ``span`` by
         stage ``how``."""
-        return KeywordResult(self.keyword, self.equivalents, self.synonyms, self.in_lexicon, self.entry,
-                             self.lookup, matched, how, span, self.tried)
+        return KeywordResult(
+            self.keyword,
+            self.equivalents,
+            self.synonyms,
+            self.in_lexicon,
+            self.entry,
+            self.lookup,
+            matched,
+            how,
+            span,
+            self.tried,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         k = self.keyword
         return {
-            "lemma": k.lemma, "tag": k.tag, "class": k.cls, "start": k.start, "end": k.end,
-            "equivalents": list(self.equivalents), "synonyms": list(self.synonyms),
+            "lemma": k.lemma,
+            "tag": k.tag,
+            "class": k.cls,
+            "start": k.start,
+            "end": k.end,
+            "equivalents": list(self.equivalents),
+            "synonyms": list(self.synonyms),
             "in_lexicon": self.in_lexicon,
-            "entry": self.entry, "lookup": self.lookup,
-            "matched": self.matched, "how": self.how,
-            "token_span": list(self.span) if self.span else None, "also_tried": list(self.tried),
+            "entry": self.entry,
+            "lookup": self.lookup,
+            "matched": self.matched,
+            "how": self.how,
+            "token_span": list(self.span) if self.span else None,
+            "also_tried": list(self.tried),
         }
 
 
@@ -60,11 +80,11 @@ class SentenceResult:
 
     index: int
     keywords: tuple[KeywordResult, ...]
-    counted: int        # keywords in the denominator (depends on the missing-in-lexicon policy)
+    counted: int  # keywords in the denominator (depends on the missing-in-lexicon policy)
     transferred: int
-    weight: float = 0.0             # class weights of the counted keywords, summed
+    weight: float = 0.0  # class weights of the counted keywords, summed
     weight_transferred: float = 0.0  # ... of the transferred ones
-    failed: str | None = None       # why the source line could not be analysed; then no score
+    failed: str | None = None  # why the source line could not be analysed; then no score
     empty_hypothesis: bool = False  # the output line is empty or only whitespace
     #: keywords of the line and how many have no lexicon entry, kept when ``keywords`` is left
     #: empty to save memory (a summary needs only the counts); None: count ``keywords``
@@ -108,10 +128,15 @@ class SentenceResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "index": self.index, "score": self.score, "weighted_score": self.weighted_score,
+            "index": self.index,
+            "score": self.score,
+            "weighted_score": self.weighted_score,
             "keywords_counted": self.counted,
-            "transferred": self.transferred, "keywords": [k.to_dict() for k in self.keywords],
-            "precision": self.precision, "content_words": self.content, "traced": self.traced,
+            "transferred": self.transferred,
+            "keywords": [k.to_dict() for k in self.keywords],
+            "precision": self.precision,
+            "content_words": self.content,
+            "traced": self.traced,
             "added": [{"word": word, "token": i} for i, word in self.added],
             "failed": self.failed,
         }
@@ -130,28 +155,44 @@ class LineCounts(NamedTuple):
     if_matched: frozenset[int] = frozenset()
 
 
-def line_counts(weights: tuple[float | None, ...], not_in_lexicon: int,
-                if_matched: frozenset[int] = frozenset()) -> LineCounts:
+def line_counts(
+    weights: tuple[float | None, ...], not_in_lexicon: int, if_matched: frozenset[int] = frozenset()
+) -> LineCounts:
     """A line's :class:`LineCounts` from each keyword's weight (None: it does not count; in
     ``if_matched``: it counts only when the output transfers it)."""
     counted = [w for k, w in enumerate(weights) if w is not None and k not in if_matched]
     return LineCounts(weights, len(counted), sum(counted), len(weights), not_in_lexicon, if_matched)
 
 
-def sentence_result(index: int, counts: LineCounts, transferred: Iterable[int],
-                    results: tuple[KeywordResult, ...] = (), traced: Trace = NOTHING_TRACED,
-                    tokens: Sequence[str] = ()) -> SentenceResult:
+def sentence_result(
+    index: int,
+    counts: LineCounts,
+    transferred: Iterable[int],
+    results: tuple[KeywordResult, ...] = (),
+    traced: Trace = NOTHING_TRACED,
+    tokens: Sequence[str] = (),
+) -> SentenceResult:
     """A line's result from its counts, the indexes of its transferred keywords and the trace of
     its output; ``results`` (its keywords' results) and ``tokens`` (the output's, to name the
     added words) may be left empty to save memory."""
     weights = counts.weights
     hits = [k for k in sorted(transferred) if weights[k] is not None]
     found = [weights[k] for k in hits]
-    late = [weights[k] for k in hits if k in counts.if_matched]     # counted because they transferred
+    late = [weights[k] for k in hits if k in counts.if_matched]  # counted because they transferred
     added = tuple((i, tokens[i]) for i in traced.added) if tokens else ()
-    return SentenceResult(index, results, counts.counted + len(late), len(found), counts.weight + sum(late), sum(found),
-                          size=counts.size, not_in_lexicon=counts.not_in_lexicon,
-                          content=traced.content, traced=traced.traced, added=added)
+    return SentenceResult(
+        index,
+        results,
+        counts.counted + len(late),
+        len(found),
+        counts.weight + sum(late),
+        sum(found),
+        size=counts.size,
+        not_in_lexicon=counts.not_in_lexicon,
+        content=traced.content,
+        traced=traced.traced,
+        added=added,
+    )
 
 
 def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
@@ -183,7 +224,7 @@ class SystemResult:
     no_keywords: str
     bleu: float | None = None
     chrf: float | None = None
-    beta: float = 0.5       # of the F score (Config.f_beta, whose default this is)
+    beta: float = 0.5  # of the F score (Config.f_beta, whose default this is)
 
     @property
     def stats(self) -> list[tuple[int, int]]:
@@ -233,7 +274,7 @@ class SystemResult:
         if self.aggregation == "micro":
             return f_beta(self.ktr_micro, self.precision_micro, self.beta)
         weighted = self.aggregation == "weighted"
-        found = [f for s in self.sentences if (f := s.f(self.beta, weighted)) is not None]   # None: failed line
+        found = [f for s in self.sentences if (f := s.f(self.beta, weighted)) is not None]  # None: failed line
         return sum(found) / len(found) if found else None
 
     def summary(self) -> dict[str, Any]:
@@ -283,12 +324,18 @@ class Signature:
 
     def full(self) -> dict[str, Any]:
         return {
-            "ktr": self.ktr_version, "analyzer": self.analyzer,
-            "analyzer_version": self.analyzer_version, "tagset": self.tagset,
-            "lexicons": list(self.lexicons), "lexicon_hash": self.lexicon_hash,
-            "classes": list(self.classes), "matching": list(self.matching),
-            "aggregation": self.aggregation, "no_keywords": self.no_keywords,
-            "missing_in_lexicon": self.missing_in_lexicon, **self.extra,
+            "ktr": self.ktr_version,
+            "analyzer": self.analyzer,
+            "analyzer_version": self.analyzer_version,
+            "tagset": self.tagset,
+            "lexicons": list(self.lexicons),
+            "lexicon_hash": self.lexicon_hash,
+            "classes": list(self.classes),
+            "matching": list(self.matching),
+            "aggregation": self.aggregation,
+            "no_keywords": self.no_keywords,
+            "missing_in_lexicon": self.missing_in_lexicon,
+            **self.extra,
         }
 
     def short(self) -> str:
@@ -318,7 +365,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
     #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``)
     references: ReferenceScores | None = None
-    headline: str = "ktr"   # the score tables lead with (Config.headline)
+    headline: str = "ktr"  # the score tables lead with (Config.headline)
 
     def to_pandas(self) -> Frames:
         """Two pandas DataFrames, ``sentences`` (a row per system and sentence) and ``systems`` (a

@@ -10,13 +10,14 @@ A :class:`Scorer` is a :class:`~ktr.scoring.pipeline.Pipeline` (the analyzer and
 checks its input, cuts it into stretches and hands them to an engine (:mod:`ktr.execution`);
 BLEU and chrF are summed as the stretches go by.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import os
 import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Iterable, Iterator, Mapping, Sequence
 
 from ktr import __version__
 from ktr.config import Config
@@ -38,8 +39,15 @@ from ktr.textio import TextFile, aligned, check_counts, scan
 class Scorer(Pipeline):
     """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
 
-    def __init__(self, config: Config | None = None, *, analyzer: Analyzer | None = None,
-                 lexicon: Lexicon | None = None, jobs: int | None = 1, engine: Engine | str | None = None):
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        analyzer: Analyzer | None = None,
+        lexicon: Lexicon | None = None,
+        jobs: int | None = 1,
+        engine: Engine | str | None = None,
+    ):
         """``jobs``: cores that :meth:`score` uses (0: all), as processes or, for an analyzer with
         threads of its own, as its threads (see :mod:`ktr.execution.jobs`). ``engine``: where the
         stretches run, ``"local"`` (the default) or an :class:`~ktr.execution.engines.Engine`
@@ -54,8 +62,10 @@ class Scorer(Pipeline):
         if self.engine.distributed and self.jobs > 1:
             raise ConfigError("jobs are this machine's cores (the local engine); a cluster's are its workers")
         if (self.jobs > 1 or self.engine.distributed) and (analyzer is not None or lexicon is not None):
-            raise ConfigError("jobs > 1 builds an analyzer and a lexicon in each process from the config; "
-                              "pass the config only, or use jobs=1 with an analyzer or lexicon object")
+            raise ConfigError(
+                "jobs > 1 builds an analyzer and a lexicon in each process from the config; "
+                "pass the config only, or use jobs=1 with an analyzer or lexicon object"
+            )
         check(config, analyzer=analyzer is None)
         self.processes, self.threads = split_jobs(self.jobs, config)
         if analyzer is None and self.engine.distributed:
@@ -63,30 +73,39 @@ class Scorer(Pipeline):
         super().__init__(config, analyzer or build_analyzer(config.analyzer, config.timeout, self.threads), lexicon)
 
     @classmethod
-    def from_yaml(cls, path: str) -> "Scorer":
+    def from_yaml(cls, path: str) -> Scorer:
         return cls(Config.from_yaml(path))
 
     @property
     def signature(self) -> Signature:
         c = self.config
         return Signature(
-            ktr_version=__version__, analyzer=self.analyzer.name,
-            analyzer_version=self.analyzer.version, tagset=self.table.name,
-            lexicons=c.lexicons, lexicon_hash=self.lexicon.digest, classes=c.classes,
-            matching=c.matching, aggregation=c.aggregation, no_keywords=c.no_keywords,
-            missing_in_lexicon=c.missing_in_lexicon, extra=self._signature_extra(),
+            ktr_version=__version__,
+            analyzer=self.analyzer.name,
+            analyzer_version=self.analyzer.version,
+            tagset=self.table.name,
+            lexicons=c.lexicons,
+            lexicon_hash=self.lexicon.digest,
+            classes=c.classes,
+            matching=c.matching,
+            aggregation=c.aggregation,
+            no_keywords=c.no_keywords,
+            missing_in_lexicon=c.missing_in_lexicon,
+            extra=self._signature_extra(),
         )
 
     def _signature_extra(self) -> dict[str, str]:
         extra = {}
-        for stage, key in (("synonym", "syn"), ("derivation", "der")):   # both read WordNet's senses
+        for stage, key in (("synonym", "syn"), ("derivation", "der")):  # both read WordNet's senses
             if stage in self.config.matching:
                 from ktr.english.derivation import RULES
                 from ktr.english.wordnet import fingerprint
 
-                extra[key] = f"wn{fingerprint()}/senses{self.config.synonym_senses}" + (
-                    f"/eq{self.config.expanded_equivalents}" if self.config.expanded_equivalents else "") + (
-                    f"/drv{RULES}" if stage == "derivation" else "")
+                extra[key] = (
+                    f"wn{fingerprint()}/senses{self.config.synonym_senses}"
+                    + (f"/eq{self.config.expanded_equivalents}" if self.config.expanded_equivalents else "")
+                    + (f"/drv{RULES}" if stage == "derivation" else "")
+                )
         if self.constructions is not None:
             extra["cx"] = f"{'+'.join(self.config.constructions)}@{self.constructions.digest[:10]}"
         if self.idioms is not None:
@@ -131,9 +150,16 @@ class Scorer(Pipeline):
             sentences = self.match_lines(prepared, hypotheses)
         return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords, beta=self.config.f_beta)
 
-    def score(self, sources: Sequence[str], hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
-              references: Sequence[Sequence[str]] | None = None, *, source_name: str = "source",
-              details: bool = True, statistics: bool = False) -> Report:
+    def score(
+        self,
+        sources: Sequence[str],
+        hypotheses: Mapping[str, Sequence[str]] | Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        *,
+        source_name: str = "source",
+        details: bool = True,
+        statistics: bool = False,
+    ) -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
         ``references`` (optional) is a list of reference streams, each as long as ``sources``.
         ``source_name`` names the source in warnings and errors (the CLI passes the file name).
@@ -156,16 +182,27 @@ class Scorer(Pipeline):
         for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
             if isinstance(lines, str):
                 raise InputError(f"{name}: expected a list of lines, not one string")
-        check_counts([("source", len(sources)), *((name, len(lines)) for name, lines in systems.items()),
-                      *((f"reference {i + 1}", len(r)) for i, r in enumerate(references))])
+        check_counts(
+            [
+                ("source", len(sources)),
+                *((name, len(lines)) for name, lines in systems.items()),
+                *((f"reference {i + 1}", len(r)) for i, r in enumerate(references)),
+            ]
+        )
         size = self._stretch(len(sources))
         stretches = sliced(sources, systems, references, size)
         plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, details, statistics)
         return self._score(stretches, list(systems), bool(references), source_name, details, statistics, plan)
 
-    def score_files(self, source: str | CheckedFile, hypotheses: Mapping[str, str | CheckedFile],
-                    references: Sequence[str | CheckedFile] = (), *, details: bool = True,
-                    statistics: bool = False) -> Report:
+    def score_files(
+        self,
+        source: str | CheckedFile,
+        hypotheses: Mapping[str, str | CheckedFile],
+        references: Sequence[str | CheckedFile] = (),
+        *,
+        details: bool = True,
+        statistics: bool = False,
+    ) -> Report:
         """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
         read a stretch at a time: memory does not grow with the files' length (only by each
         line's counts, or with ``details`` its keywords' results). ``hypotheses`` maps system
@@ -179,23 +216,29 @@ class Scorer(Pipeline):
         if not src.has_text:
             raise _blank(src.name, src.lines)
         size = self._stretch(src.lines)
-        sizes = [getattr(f, "offsets", [None])[-1] for f in (src, *outs.values(), *refs)]    # bytes, where known
-        plan = self._plan([(f.name, f.lines, n) for f, n in zip((src, *outs.values(), *refs), sizes)],
-                          list(outs), len(refs), size, details, statistics)
+        sizes = [getattr(f, "offsets", [None])[-1] for f in (src, *outs.values(), *refs)]  # bytes, where known
+        plan = self._plan(
+            [(f.name, f.lines, n) for f, n in zip((src, *outs.values(), *refs), sizes)],
+            list(outs),
+            len(refs),
+            size,
+            details,
+            statistics,
+        )
         if self.engine.distributed and all(isinstance(f, IndexedFile) for f in (src, *outs.values(), *refs)):
-            found = ranges(src, outs, refs, size)   # the workers read their lines
+            found = ranges(src, outs, refs, size)  # the workers read their lines
             return self._score(found, list(outs), bool(refs), src.name, details, statistics, plan)
 
         def stretches() -> Iterator[Stretch]:
             for n, (lines, *rest) in enumerate(aligned([src, *outs.values(), *refs], size)):
-                yield Stretch(n * size, lines, dict(zip(outs, rest[:len(outs)])), rest[len(outs):])
+                yield Stretch(n * size, lines, dict(zip(outs, rest[: len(outs)])), rest[len(outs) :])
 
         return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan)
 
     def _checked(self, f: str | os.PathLike[str] | CheckedFile, allow_empty: bool = False) -> CheckedFile:
         """A file checked once: read by the workers with a cluster (:mod:`ktr.execution.ranges`),
         else streamed from here."""
-        if not isinstance(f, (str, os.PathLike)):   # checked already: a TextFile, IndexedFile or table Column
+        if not isinstance(f, (str, os.PathLike)):  # checked already: a TextFile, IndexedFile or table Column
             return f
         return check_file(str(f), distributed=self.engine.distributed, allow_empty=allow_empty)
 
@@ -203,12 +246,21 @@ class Scorer(Pipeline):
         """Lines per stretch: a task's on a cluster (larger, as a task costs more to hand out)."""
         return task_lines(lines) if self.engine.distributed else stretch_size(lines)
 
-    def _plan(self, inputs: list, systems: list[str], references: int, size: int, details: bool,
-              statistics: bool) -> dict:
+    def _plan(
+        self, inputs: list, systems: list[str], references: int, size: int, details: bool, statistics: bool
+    ) -> dict:
         """What a shard manifest records of a run, so that a resumed run is the same run."""
-        return {"ktr": __version__, "signature": self.signature.full(), "inputs": inputs, "systems": systems,
-                "references": references, "task_lines": size, "details": details, "statistics": statistics,
-                "lines": inputs[0][1]}
+        return {
+            "ktr": __version__,
+            "signature": self.signature.full(),
+            "inputs": inputs,
+            "systems": systems,
+            "references": references,
+            "task_lines": size,
+            "details": details,
+            "statistics": statistics,
+            "lines": inputs[0][1],
+        }
 
     def keywords_file(self, source: str | CheckedFile) -> Iterator[tuple[list[Keyword], str | None]]:
         """Each line's keywords and why its analysis failed (or None), in order, read a stretch
@@ -219,42 +271,67 @@ class Scorer(Pipeline):
                 yield from zip(prepared.keywords, prepared.failed)
             return
         size = self._stretch(src.lines)
-        if isinstance(src, IndexedFile):    # the workers read the source, each line matched against nothing
+        if isinstance(src, IndexedFile):  # the workers read the source, each line matched against nothing
             items: Iterator = (r._replace(systems=(("", None, 0, 0),)) for r in ranges(src, {}, [], size))
         else:
-            items = (Stretch(n * size, lines, {"": [""] * len(lines)}) for n, (lines,) in enumerate(aligned([src], size)))
-        engine = dataclasses.replace(self.engine, shards=None, resume=False)     # nothing to resume
-        for found, messages in iter_stretches(self, items, src.name, details=True, engine=engine,
-                                              factory=partial(Pipeline.for_worker, self.config, 1),
-                                              plan={"lines": src.lines}):
+            items = (
+                Stretch(n * size, lines, {"": [""] * len(lines)}) for n, (lines,) in enumerate(aligned([src], size))
+            )
+        engine = dataclasses.replace(self.engine, shards=None, resume=False)  # nothing to resume
+        for found, messages in iter_stretches(
+            self,
+            items,
+            src.name,
+            details=True,
+            engine=engine,
+            factory=partial(Pipeline.for_worker, self.config, 1),
+            plan={"lines": src.lines},
+        ):
             for message in messages:
                 warnings.warn(message, InputWarning, stacklevel=2)
             for sentence in found[""]:
                 yield [k.keyword for k in sentence.keywords], sentence.failed
 
-    def _score(self, stretches: Iterable, names: list[str], with_references: bool, source_name: str,
-               details: bool, statistics: bool, plan: dict | None = None) -> Report:
+    def _score(
+        self,
+        stretches: Iterable,
+        names: list[str],
+        with_references: bool,
+        source_name: str,
+        details: bool,
+        statistics: bool,
+        plan: dict | None = None,
+    ) -> Report:
         """Every stretch scored; BLEU and chrF summed stretch by stretch as the lines go by."""
         metrics = ReferenceScores(keep=statistics) if with_references else None
-        sentences, messages = run_stretches(self, stretches, source_name, processes=self.processes,
-                                            factory=partial(Pipeline.for_worker, self.config, self.threads),
-                                            details=details, engine=self.engine, plan=plan,
-                                            side=partial(_reference_statistics, statistics) if metrics else None,
-                                            merge=metrics.merge if metrics else None)
+        sentences, messages = run_stretches(
+            self,
+            stretches,
+            source_name,
+            processes=self.processes,
+            factory=partial(Pipeline.for_worker, self.config, self.threads),
+            details=details,
+            engine=self.engine,
+            plan=plan,
+            side=partial(_reference_statistics, statistics) if metrics else None,
+            merge=metrics.merge if metrics else None,
+        )
         for message in messages:
             warnings.warn(message, InputWarning, stacklevel=3)
         results = []
         signatures = None
         for name in names:
-            result = SystemResult(name, sentences[name], self.config.aggregation, self.config.no_keywords,
-                                  beta=self.config.f_beta)
+            result = SystemResult(
+                name, sentences[name], self.config.aggregation, self.config.no_keywords, beta=self.config.f_beta
+            )
             if metrics is not None:
                 found = metrics.scores(name)
                 result.bleu, result.chrf = found["bleu"][0], found["chrf"][0]
                 signatures = {k: v[1] for k, v in found.items()}
             results.append(result)
-        return Report(self.signature, results, signatures, warnings=messages, references=metrics,
-                      headline=self.config.headline)
+        return Report(
+            self.signature, results, signatures, warnings=messages, references=metrics, headline=self.config.headline
+        )
 
 
 def _described(config: Config) -> Analyzer:

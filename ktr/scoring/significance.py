@@ -24,11 +24,13 @@ system and metric is scored on the *same* resamples, which is what makes the tes
   which makes two identical systems "significantly different" (p = 1/(B+1)); KTR on small
   test sets has many ties, so ties count here. Without ties the two agree.
 """
+
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -36,7 +38,7 @@ from ktr.scoring.results import SystemResult
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
-_CHUNK_CELLS = 2_000_000     # resample rows are drawn in chunks of about this many indices
+_CHUNK_CELLS = 2_000_000  # resample rows are drawn in chunks of about this many indices
 
 
 class Statistic(Protocol):
@@ -62,7 +64,7 @@ class RatioStatistic:
 class SumStatistic:
     """Corpus score = ``score(Σ stats)`` (sacreBLEU's metrics: summed sufficient statistics)."""
 
-    stats: np.ndarray                               # (sentences, statistics)
+    stats: np.ndarray  # (sentences, statistics)
     score: Callable[[np.ndarray], float]
 
     def scores(self, counts: np.ndarray) -> np.ndarray:
@@ -110,8 +112,10 @@ def ktr_statistic(system: SystemResult) -> Statistic:
 def precision_statistic(system: SystemResult) -> Statistic:
     """The system's precision under resampling: pooled words (micro) or the mean of sentences."""
     if system.aggregation == "micro":
-        return RatioStatistic(np.array([s.traced if s.failed is None else 0 for s in system.sentences], dtype=float),
-                              np.array([s.content if s.failed is None else 0 for s in system.sentences], dtype=float))
+        return RatioStatistic(
+            np.array([s.traced if s.failed is None else 0 for s in system.sentences], dtype=float),
+            np.array([s.content if s.failed is None else 0 for s in system.sentences], dtype=float),
+        )
     return mean_statistic([s.precision for s in system.sentences])
 
 
@@ -120,7 +124,7 @@ def f_statistic(system: SystemResult) -> Statistic:
     if system.aggregation == "micro":
         return ResampledSystem(system, "f")
     weighted = system.aggregation == "weighted"
-    return mean_statistic([s.f(system.beta, weighted) for s in system.sentences])   # None for a failed line
+    return mean_statistic([s.f(system.beta, weighted) for s in system.sentences])  # None for a failed line
 
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
@@ -159,9 +163,14 @@ def resample_counts(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
         done += k
 
 
-def bootstrap(statistics: Sequence[Statistic], n: int, resamples: int = DEFAULT_RESAMPLES,
-              seed: int = DEFAULT_SEED, counts: Iterator[np.ndarray] | None = None,
-              progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+def bootstrap(
+    statistics: Sequence[Statistic],
+    n: int,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    counts: Iterator[np.ndarray] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[np.ndarray]:
     """Resampled scores of every statistic, all on the same resamples (one array each).
 
     ``counts`` replaces the random resamples (tests enumerate all of them this way);
@@ -224,8 +233,9 @@ def signature_extra(resamples: int, seed: int) -> dict[str, str]:
     return {"bs": str(resamples), "seed": str(seed)}
 
 
-def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                     paired: bool = False) -> dict[str, list[Estimate]]:
+def bootstrap_report(
+    report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, paired: bool = False
+) -> dict[str, list[Estimate]]:
     """Intervals (and with ``paired``, p-values against the first system) for a
     :class:`~ktr.scoring.scorer.Report`: KTR, precision and F, and BLEU and chrF when it was scored with references (then
     with ``statistics=True``, which keeps each sentence's sacreBLEU statistics).
@@ -237,11 +247,16 @@ def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEF
     kept = report.references
     if kept is not None and not kept.keep:
         raise ValueError("BLEU and chrF are resampled from each sentence's statistics: score with statistics=True")
-    scores = {"ktr": [s.ktr for s in report.systems], "precision": [s.precision for s in report.systems],
-              "f": [s.f for s in report.systems]}
-    statistics = {"ktr": [ktr_statistic(s) for s in report.systems],
-                  "precision": [precision_statistic(s) for s in report.systems],
-                  "f": [f_statistic(s) for s in report.systems]}
+    scores = {
+        "ktr": [s.ktr for s in report.systems],
+        "precision": [s.precision for s in report.systems],
+        "f": [s.f for s in report.systems],
+    }
+    statistics = {
+        "ktr": [ktr_statistic(s) for s in report.systems],
+        "precision": [precision_statistic(s) for s in report.systems],
+        "f": [f_statistic(s) for s in report.systems],
+    }
     for name in SACREBLEU_METRICS if kept is not None else ():
         scores[name], statistics[name] = [], []
         for s in report.systems:
@@ -254,6 +269,9 @@ def bootstrap_report(report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEF
     flat = [st for metric in statistics for st in statistics[metric]]
     drawn = iter(bootstrap(flat, len(report.systems[0].sentences), resamples, seed))
     report.signature = dataclasses.replace(
-        report.signature, extra={**report.signature.extra, **signature_extra(resamples, seed)})
-    return {metric: estimates(scores[metric], [next(drawn) for _ in statistics[metric]], 0 if paired else None)
-            for metric in statistics}
+        report.signature, extra={**report.signature.extra, **signature_extra(resamples, seed)}
+    )
+    return {
+        metric: estimates(scores[metric], [next(drawn) for _ in statistics[metric]], 0 if paired else None)
+        for metric in statistics
+    }

@@ -4,6 +4,7 @@ Tuples, strings and numbers pickle without a call into Python for each object: s
 faster than sending the result objects themselves. Each keyword's unmatched result is sent once
 for all systems, and only the matches of each system beside it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,26 +20,79 @@ def pack(part: Results) -> tuple[Any, ...]:
     results, messages = part
     names = list(results)
     keywords = [[(tuple(k.keyword), *k[1:6], k.tried) for k in s.keywords] for s in results[names[0]]]
-    systems = [(name, [(s.index, s.counted, s.transferred, s.weight, s.weight_transferred, s.failed,
-                        s.empty_hypothesis, s.size, s.not_in_lexicon, s.content, s.traced, s.added,
-                        [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords) if k.matched is not None])
-                       for s in results[name]]) for name in names]
+    systems = [
+        (
+            name,
+            [
+                (
+                    s.index,
+                    s.counted,
+                    s.transferred,
+                    s.weight,
+                    s.weight_transferred,
+                    s.failed,
+                    s.empty_hypothesis,
+                    s.size,
+                    s.not_in_lexicon,
+                    s.content,
+                    s.traced,
+                    s.added,
+                    [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords) if k.matched is not None],
+                )
+                for s in results[name]
+            ],
+        )
+        for name in names
+    ]
     return keywords, systems, messages
 
 
 def unpack(packed: tuple[Any, ...]) -> Results:
     keywords, systems, messages = packed
-    missed = [[KeywordResult(Keyword(*k), e, syn, known, entry, via, None, None, None, tried)
-               for k, e, syn, known, entry, via, tried in row] for row in keywords]
+    missed = [
+        [
+            KeywordResult(Keyword(*k), e, syn, known, entry, via, None, None, None, tried)
+            for k, e, syn, known, entry, via, tried in row
+        ]
+        for row in keywords
+    ]
     results = {}
     for name, lines in systems:
         out = []
-        for row, (index, counted, transferred, weight, weight_transferred, failed, empty, size, not_in_lexicon,
-                  content, traced, added, matches) in zip(missed, lines):
+        for row, (
+            index,
+            counted,
+            transferred,
+            weight,
+            weight_transferred,
+            failed,
+            empty,
+            size,
+            not_in_lexicon,
+            content,
+            traced,
+            added,
+            matches,
+        ) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span in matches:
                 found[i] = row[i].matched_as(matched, how, span)
-            out.append(SentenceResult(index, tuple(found), counted, transferred, weight, weight_transferred,
-                                      failed, empty, size, not_in_lexicon, content, traced, added))
+            out.append(
+                SentenceResult(
+                    index,
+                    tuple(found),
+                    counted,
+                    transferred,
+                    weight,
+                    weight_transferred,
+                    failed,
+                    empty,
+                    size,
+                    not_in_lexicon,
+                    content,
+                    traced,
+                    added,
+                )
+            )
         results[name] = out
     return results, messages

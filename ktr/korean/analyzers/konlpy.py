@@ -6,6 +6,7 @@ and each morpheme is then refined to the detailed KAIST tag that Hannanum's ``an
 candidates give for the same word and form (``NC`` → ``ncpa``); where no candidate agrees the
 summary tag is kept, and ``configs/tagsets/kaist22.yaml`` classifies it.
 """
+
 from __future__ import annotations
 
 import os
@@ -14,13 +15,12 @@ import re
 from ktr.errors import BackendUnavailable
 from ktr.korean.analyzers.base import AnalyzerBase, Morpheme, align, verb_lemma
 
-
 #: JVM heap in MB; KoNLPy's own default (1024) is too small for several analyzers in one JVM
 DEFAULT_HEAP_MB = 3072
 
 # Characters outside the BMP are two UTF-16 units in Java; Komoran and Kkma split them and JPype
 # then fails to convert the result (UnicodeDecodeError). Each becomes one space: offsets stay.
-_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def _require_java() -> None:

@@ -3,6 +3,7 @@
 An inflected token such as ``왔 VV+EP`` carries its morphemes in the dictionary's expression
 field (``오/VV/*+았/EP/*``); it is split into those morphemes, all sharing the token's span.
 """
+
 from __future__ import annotations
 
 from ktr.korean.analyzers.base import AnalyzerBase, Morpheme, verb_lemma
@@ -46,14 +47,14 @@ class MecabAnalyzer(AnalyzerBase):
                     known.clear()
                 token = known[line] = self._read(line)
             surface, parts = token
-            if not parts:           # the closing EOS line
+            if not parts:  # the closing EOS line
                 continue
             start = find(surface, cursor)
             if start < 0:
                 start = cursor
             end = start + len(surface)
             cursor = end
-            if len(parts) == 1:     # most tokens are one morpheme
+            if len(parts) == 1:  # most tokens are one morpheme
                 out.append(Morpheme(*parts[0], start, end))
             else:
                 out.extend([Morpheme(*part, start, end) for part in parts])
@@ -68,9 +69,10 @@ class MecabAnalyzer(AnalyzerBase):
             return surface, ()
         fields = feature.split(",")
         if len(fields) > 7 and fields[4] in _SPLIT and fields[7] != "*":
-            items = [(form, rest.split("/", 1)[0]) for form, _, rest in
-                     (item.partition("/") for item in fields[7].split("+"))]
+            items = [
+                (form, rest.split("/", 1)[0])
+                for form, _, rest in (item.partition("/") for item in fields[7].split("+"))
+            ]
         else:
             items = [(surface, fields[0].split("+", 1)[0])]
-        return surface, tuple((form, verb_lemma(form) if tag in _PREDICATES else form, tag)
-                              for form, tag in items)
+        return surface, tuple((form, verb_lemma(form) if tag in _PREDICATES else form, tag) for form, tag in items)

@@ -11,19 +11,20 @@ The child is a plain ``python -m ktr.korean.analyzers.process`` talking over a s
 a :mod:`multiprocessing` child: that would re-import the caller's main script, which breaks
 scripts without an ``if __name__ == "__main__"`` guard.
 """
+
 from __future__ import annotations
 
 import os
 import socket
 import subprocess
 import sys
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Sequence
 
 from ktr.errors import BackendUnavailable, KtrError
-from ktr.korean.guard import Outcome, analyze_one
 from ktr.korean.analyzers.base import Morpheme, analyzer_class
+from ktr.korean.guard import Outcome, analyze_one
 
 #: seconds the child may take to build its analyzer (a JVM and Kkma's dictionaries are slow)
 START_TIMEOUT = 600.0
@@ -84,7 +85,7 @@ class AnalyzerProcess:
     docstring. It is an :class:`~ktr.korean.analyzers.base.Analyzer`; the child starts right away, so a
     backend that cannot start fails here, and ``version`` is the child's."""
 
-    concurrent = True   # the child analyses while this process waits on the socket
+    concurrent = True  # the child analyses while this process waits on the socket
 
     def __init__(self, name: str, timeout: float):
         self.name = name
@@ -102,8 +103,12 @@ class AnalyzerProcess:
         with ours, theirs:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "ktr.korean.analyzers.process", self.name, str(theirs.fileno())],
-                pass_fds=[theirs.fileno()], env=env,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                pass_fds=[theirs.fileno()],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             conn = Connection(ours.detach())
         self._proc, self._conn = proc, conn
         try:

@@ -3,6 +3,7 @@
 Each check looks without loading anything and returns the problem with its fix, or None
 (:func:`ktr.scoring.preflight.check` gathers them before a run).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -26,8 +27,10 @@ def java_problem() -> str | None:
     try:
         jpype.getDefaultJVMPath()
     except (jpype.JVMNotFoundException, jpype.JVMNotSupportedException) as exc:
-        return (f"no usable Java runtime was found ({exc}); install one "
-                "(e.g. apt-get install default-jre-headless) or set JAVA_HOME to it")
+        return (
+            f"no usable Java runtime was found ({exc}); install one "
+            "(e.g. apt-get install default-jre-headless) or set JAVA_HOME to it"
+        )
     return None
 
 
@@ -37,8 +40,10 @@ def analyzer_problem(name: str) -> str | None:
         raise ConfigError(f"unknown analyzer {name!r}; choose one of: {', '.join(available_analyzers())}")
     missing = [p for p in PACKAGES[name] if not _importable(p)]
     if missing:
-        return (f"analyzer {name!r} needs the Python package(s) {', '.join(missing)}, which cannot be "
-                f"imported; install with: {install_hint(name)}")
+        return (
+            f"analyzer {name!r} needs the Python package(s) {', '.join(missing)}, which cannot be "
+            f"imported; install with: {install_hint(name)}"
+        )
     if name in NEEDS_JAVA:
         java = java_problem()
         if java:

@@ -1,3 +1,7 @@
+import os
+import subprocess
+import sys
+
 import pytest
 
 from ktr.english.tokens import tokenize
@@ -132,3 +136,29 @@ def test_large_groups_still_match_everything_possible(n):
 
 def test_no_equivalents_never_match():
     assert run([(), ("key",)], "key") == {1: ("key", 0, 1)}
+
+
+def test_the_same_match_whatever_the_hash_seed():
+    # 팬 (fan, pan, fans) twice against "fans": "fans" as written and "fan" inflected tie on
+    # the same span; the repeat must share the first occurrence's own match, and no tie may be
+    # left to the order of a set, which changes with each process's hash seed (worker
+    # processes scored a line differently from the parent before)
+    code = (
+        "from ktr.matching.stages import match_sentence\n"
+        "from ktr.matching.targets import Targets\n"
+        "fan = Targets(('fan', 'pan', 'fans'))\n"
+        "chosen = match_sentence([fan, Targets(('end',)), fan], ('the', 'fans', 'ended'), "
+        "('exact', 'inflection'), {'fans': ('fan',), 'ended': ('end',)})\n"
+        "print(sorted((k, c.equivalent, c.how, c.start) for k, c in chosen.items()))\n"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(12)
+    }
+    assert seen == {"[(0, 'fans', 'exact', 1), (1, 'end', 'inflection', 2), (2, 'fans', 'exact', 1)]\n"}

@@ -160,7 +160,9 @@ def assign(
 
     def preference(c: Candidate) -> tuple:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
-        return STRENGTH.get(c.how, len(STRENGTH)), c.rank[1] >= MAIN_SENSES, near, c.rank
+        # the span's end and the equivalent last: a total order, so that no tie is left to the
+        # order the stages found the candidates in (a set's, which differs between processes)
+        return STRENGTH.get(c.how, len(STRENGTH)), c.rank[1] >= MAIN_SENSES, near, c.rank, c.end, c.equivalent
 
     owner: dict[int, int] = {}  # token -> the first keyword with a candidate on it
     contested = False

@@ -221,7 +221,10 @@ def match_sentence(
     for k, lst in endings.items():  # an inflection carries the mark: shared, never contested
         lst = [c for c in lst if c.equivalent != "be + participle" or _carries(chosen.get(k - 1), c)]
         if k not in chosen and lst:
-            chosen[k] = min(lst, key=lambda c: abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)))
+            chosen[k] = min(
+                lst,
+                key=lambda c: (abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)), c.start, c.equivalent),
+            )
     return chosen
 
 
@@ -263,6 +266,6 @@ def _place_repeats(
     for k, (j, lst) in repeats.items():
         if k not in chosen and j in chosen:
             place = chosen[j]
-            shared = next((c for c in lst if (c.start, c.end) == (place.start, place.end)), None)
-            if shared is not None:
-                chosen[k] = shared
+            here = [c for c in lst if (c.start, c.end) == (place.start, place.end)]
+            if here:  # the first occurrence's own match, as its targets are the same
+                chosen[k] = min(here, key=lambda c: (c.equivalent != place.equivalent or c.how != place.how, c.rank))

@@ -138,6 +138,15 @@ def test_no_equivalents_never_match():
     assert run([(), ("key",)], "key") == {1: ("key", 0, 1)}
 
 
+def test_among_main_senses_the_earlier_is_preferred_to_the_nearer():
+    # 말하다 (say, tell) and then 하다 (do, make, say) both reach "say", which is nearer 하다's
+    # place; "say" is 말하다's first sense and only 하다's third, so 말하다 takes it
+    tell = Targets(("say", "tell"))
+    do = Targets(("do", "make", "say"))
+    chosen = match_sentence([tell, do], tokenize("i would say it"))
+    assert {k: (c.equivalent, c.start) for k, c in chosen.items()} == {0: ("say", 2)}
+
+
 def test_the_same_match_whatever_the_hash_seed():
     # 팬 (fan, pan, fans) twice against "fans": "fans" as written and "fan" inflected tie on
     # the same span; the repeat must share the first occurrence's own match, and no tie may be

@@ -321,7 +321,7 @@ def _kind(item: Item) -> str:
             return "derivation"
         return "missing sense"
     if label == "A":
-        if not credited or result is None:  # credited: result is not None
+        if not credited or result is None:  # a credited word always has a result
             return ""
         return {
             "synonym": "synonym false match",

@@ -39,6 +39,8 @@ from ktr.scoring.results import Report, SystemResult
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
 
+    from ktr.scoring.reference import Statistics
+
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
 _CHUNK_CELLS = 2_000_000  # resample rows are drawn in chunks of about this many indices
@@ -141,7 +143,7 @@ def sacrebleu_statistic(
     return statistic_of(metric, stats)
 
 
-def statistic_of(metric: Metric, stats: list[list[int]]) -> tuple[float, SumStatistic, Metric]:
+def statistic_of(metric: Metric, stats: list[Statistics]) -> tuple[float, SumStatistic, Metric]:
     """:func:`sacrebleu_statistic` from sacreBLEU's statistics of every sentence and the metric
     object that extracted them."""
     score: float = metric._aggregate_and_compute(stats).score

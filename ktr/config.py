@@ -140,7 +140,8 @@ class Config:
             if key not in fields:
                 raise ConfigError(f"{where}: unknown key {key!r}; valid keys: {', '.join(fields)}")
             f = fields[key]
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+            # every field has a default or a default factory
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             if isinstance(default, dict):
                 if not isinstance(value, dict):
                     raise ConfigError(f"{where}: {key} must be a mapping, got {value!r}")

@@ -4,6 +4,7 @@ ktr version and storage format (ktr/scoring/analysis_cache.py)."""
 
 import hashlib
 import inspect
+import json
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,13 @@ def test_changed_lines_alone_are_analysed_again(kiwi, tmp_path, label):
     # under a label the corpus is the same file, so the unchanged line is read back; without
     # one, a corpus is named by its content: another corpus, analysed whole
     assert (again.loaded, again.analysed) == ((1, 1) if label else (0, 2))
+
+
+def test_an_analysis_is_read_back_as_stored_in_either_form(kiwi):
+    """One string per sentence, or JSON rows when a morpheme holds a tab or a newline."""
+    plain = kiwi.analyze(LINES[0])
+    odd = [plain[0]._replace(form="열\t쇠", lemma="열\n쇠"), *plain[1:]]
+    for morphemes, form in ((plain, str), (odd, list)):
+        stored = json.loads(json.dumps(analysis_cache._encode(morphemes)))  # as it goes to disk and back
+        assert isinstance(stored, form)
+        assert analysis_cache._decode(stored) == morphemes

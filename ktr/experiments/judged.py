@@ -104,7 +104,8 @@ def read_gold(path: str | Path) -> list[Judgment]:
             )
         if row["label"] not in LABELS:
             raise InputError(f"{path}:{n}: label {row['label']!r} is not one of {', '.join(LABELS)}")
-        out.append(Judgment(**{**row, **numbers}))
+        rest = {k: v for k, v in row.items() if k not in numbers}
+        out.append(Judgment(numbers["line"], numbers["start"], numbers["end"], **rest))
     if not out:
         raise InputError(f"{path}: no judgments")
     return out
@@ -208,14 +209,14 @@ class Agreement:
     def sentence_agreement(self) -> dict[str, Any]:
         """The gold rate and ktr's score per line, over the lines that have both."""
         gold = self.gold_rates()
-        both = [n for n in self.lines if n in gold and self.ktr_scores.get(n) is not None]
-        g = [gold[n] for n in both]
-        k = [self.ktr_scores[n] for n in both]
+        both = [(gold[n], s) for n in self.lines if n in gold and (s := self.ktr_scores.get(n)) is not None]
+        g, k = [a for a, _ in both], [b for _, b in both]
+        mean_g, mean_k = average(g), average(k)
         return {
             "sentences": len(both),
-            "gold_rate": average(g),
-            "ktr": average(k),
-            "difference": None if not both else average(k) - average(g),
+            "gold_rate": mean_g,
+            "ktr": mean_k,
+            "difference": None if mean_k is None or mean_g is None else mean_k - mean_g,
             "mean_absolute_difference": average([abs(a - b) for a, b in zip(k, g)]),
             "pearson": pearson(k, g),
         }
@@ -320,7 +321,7 @@ def _kind(item: Item) -> str:
             return "derivation"
         return "missing sense"
     if label == "A":
-        if not credited:
+        if not credited or result is None:  # a credited word always has a result
             return ""
         return {
             "synonym": "synonym false match",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import sqrt
 from typing import TYPE_CHECKING, Any
@@ -84,8 +84,8 @@ class Variant:
     name: str
     lines: list[str]
     changed: list[bool]
-    scores: dict[str, list[float | None]]  # metric → one score per line (KTR: None, no keyword)
-    credits: Counter  # matching stage → keywords it credited
+    scores: dict[str, Sequence[float | None]]  # metric → one score per line (KTR: None, no keyword)
+    credits: Counter[str]  # matching stage → keywords it credited
 
 
 @dataclass
@@ -104,9 +104,13 @@ class MetaEval:
         return len(self.variants["true"].lines)
 
     def sentence_scores(self, variant: str, metric: str, among: Sequence[int] | None = None) -> list[float]:
-        """Scores of the evaluated lines (or of the lines ``among``)."""
+        """Scores of the evaluated lines (or of the lines ``among``): every metric scores those."""
         row = self.variants[variant].scores[metric]
-        return [row[i] for i in (self.evaluated if among is None else among)]
+        found = [row[i] for i in (self.evaluated if among is None else among)]
+        scores = [v for v in found if v is not None]
+        if len(scores) != len(found):  # F and KTR have a score where KTR has one, BLEU and chrF everywhere
+            raise ValueError(f"{variant}: {metric} has no score on a line that is evaluated")
+        return scores
 
     def changed(self, variant: str) -> list[int]:
         """Evaluated lines the variant changed."""
@@ -120,7 +124,8 @@ class MetaEval:
         """Mean score of ``variant`` / mean score of ``true``, on the lines the variant changed."""
         lines = self.changed(variant)
         true = average(self.sentence_scores("true", metric, lines))
-        return average(self.sentence_scores(variant, metric, lines)) / true if true else None
+        score = average(self.sentence_scores(variant, metric, lines))
+        return score / true if true and score is not None else None
 
     def auc(self, metric: str) -> float | None:
         return auc(self.sentence_scores("true", metric), self.sentence_scores("mismatch", metric))
@@ -138,7 +143,7 @@ class MetaEval:
         taus = [
             t
             for i in self.evaluated
-            if (t := kendall_tau_b(x, [self.variants[name].scores[metric][i] for name in LEVELS])) is not None
+            if (t := kendall_tau_b(x, [self.sentence_scores(name, metric, [i])[0] for name in LEVELS])) is not None
         ]
         return average(taus), len(taus)
 
@@ -197,7 +202,7 @@ def run(
         credits = Counter(k.how for s in sentences for k in s.keywords if k.how)
         others = sentence_metrics(lines, references)
         signatures = {m: sig for m, (_, sig) in others.items()}
-        scores = {
+        scores: dict[str, Sequence[float | None]] = {
             "ktr": [s.score for s in sentences],
             "f": [s.f(beta) for s in sentences],
             **{m: row for m, (row, _) in others.items()},
@@ -229,12 +234,19 @@ def four_places(value: float) -> str:
 # --- the reading: what the figures show, in words (part of the result) ---------------------
 
 
+def _scored(values: dict[str, float | None]) -> dict[str, float]:
+    """The metrics that have a value, in :data:`METRICS` order."""
+    return {m: v for m in METRICS if (v := values[m]) is not None}
+
+
 def _ranked(values: dict[str, float | None], reverse: bool = True) -> list[str]:
-    return sorted((m for m in METRICS if values[m] is not None), key=lambda m: values[m], reverse=reverse)
+    scored = _scored(values)
+    return sorted(scored, key=scored.__getitem__, reverse=reverse)
 
 
-def _listing(values: dict[str, float | None], fmt, reverse: bool = True) -> str:
-    return ", ".join(f"{LABELS[m]} {fmt(values[m])}" for m in _ranked(values, reverse))
+def _listing(values: dict[str, float | None], fmt: Callable[[float], str], reverse: bool = True) -> str:
+    scored = _scored(values)
+    return ", ".join(f"{LABELS[m]} {fmt(scored[m])}" for m in _ranked(values, reverse))
 
 
 def _count(n: int, noun: str) -> str:
@@ -304,8 +316,8 @@ def reading(result: MetaEval) -> list[str]:
             f"sentences {_listing(taus, four_places, reverse=False)}; within each sentence (mean) "
             f"{_listing(within, four_places, reverse=False)}."
         )
-        gaps = {m: taus[m] - within[m] for m in METRICS if taus[m] is not None and within[m] is not None}
-        if gaps and max(gaps, key=gaps.get) == "ktr":
+        gaps = {m: t - w for m in METRICS if (t := taus[m]) is not None and (w := within[m]) is not None}
+        if gaps and max(gaps, key=gaps.__getitem__) == "ktr":
             spread = _sd(result.sentence_scores("true", "ktr"))
             out.append(
                 f"The two differ most for KTR ({gaps['ktr']:.4f}): its true score varies from "

@@ -39,6 +39,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.errors import InputError
@@ -82,7 +83,7 @@ def words(text: str) -> list[Word]:
 class Vocabulary:
     """Content-word decisions and synonyms from WordNet, memoised (sentences repeat words)."""
 
-    def __init__(self, wn=None):
+    def __init__(self, wn: Any = None):  # NLTK's WordNet reader (NLTK is untyped); None: the shipped one
         if wn is None:
             from ktr.english import wordnet
 
@@ -121,7 +122,7 @@ class Vocabulary:
             key=lambda s: -sum(lemma.count() for lemma in s.lemmas() if lemma.name().lower() in bases),
         )
         for name in ranked[0].lemma_names() if ranked else ():
-            candidate = name.replace("_", " ")
+            candidate: str = name.replace("_", " ")
             lower = candidate.lower()
             if (
                 lower in bases
@@ -217,7 +218,7 @@ def numbers(text: str, rng: random.Random) -> str:
     """Every digit sequence replaced by a different one of the same length (no leading zero
     where the original had none): ``314`` → e.g. ``862``, ``12.3`` → e.g. ``47.8``."""
 
-    def other(m: re.Match) -> str:
+    def other(m: re.Match[str]) -> str:
         digits = m.group()
         low = 10 ** (len(digits) - 1) if digits[0] != "0" and len(digits) > 1 else 0
         while True:
@@ -241,8 +242,12 @@ def build(
     the source keywords' first equivalents per line, for the salad."""
     if len(glosses) != len(references):
         raise InputError(f"{len(glosses)} lines of glosses for {len(references)} references")
+
+    def dropping(percent: int) -> Callable[[str, int], str]:
+        return lambda t, i: drop(t, percent, line_rng(seed, "drop", i), vocab)
+
     per_line: dict[str, Callable[[str, int], str]] = {
-        **{name: (lambda t, i, p=p: drop(t, p, line_rng(seed, "drop", i), vocab)) for name, p in DROP_LEVELS.items()},
+        **{name: dropping(p) for name, p in DROP_LEVELS.items()},
         "shuffle": lambda t, i: shuffle(t, line_rng(seed, "shuffle", i)),
         "synonym": lambda t, i: synonyms(t, vocab),
         "numbers": lambda t, i: numbers(t, line_rng(seed, "numbers", i)),

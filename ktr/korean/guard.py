@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from ktr.korean.analyzers.base import Analyzer, Morpheme
 
@@ -30,6 +30,20 @@ BATCH = 256
 
 #: what analysing one piece gives: its morphemes, or the reason it failed
 Outcome = list[Morpheme] | str
+
+
+@runtime_checkable
+class _Reports(Protocol):
+    """An analyzer that reports its failures itself (a time limit: ``AnalyzerProcess``)."""
+
+    def outcomes(self, texts: Sequence[str]) -> list[Outcome]: ...
+
+
+@runtime_checkable
+class _Streams(Protocol):
+    """An analyzer that analyses a stream of texts (Kiwi's batch API)."""
+
+    def stream(self, texts: Iterable[str]) -> Iterator[list[Morpheme]]: ...
 
 
 @dataclass(frozen=True)
@@ -74,9 +88,8 @@ def analyze_one(analyzer: Analyzer, text: str) -> Outcome:
 
 def outcomes(analyzer: Analyzer, texts: Sequence[str]) -> list[Outcome]:
     """One outcome per text: a batch call first, piece by piece only if the batch raises."""
-    own = getattr(analyzer, "outcomes", None)
-    if own is not None:
-        return own(texts)
+    if isinstance(analyzer, _Reports):
+        return analyzer.outcomes(texts)
     try:
         return list(analyzer.analyze_many(texts))
     except Exception:  # which text failed is found below, one at a time
@@ -151,6 +164,8 @@ def _stream_outcomes(analyzer: Analyzer, work: Iterator[_Piece]) -> Iterator[tup
                 yield w.text
 
     try:
+        if not isinstance(analyzer, _Streams):  # callers check; any other is analysed one by one, below
+            raise TypeError(f"{analyzer.name} cannot analyse a stream")
         for result in analyzer.stream(feed()):
             while not given[0].text.strip():
                 yield given.popleft(), []

@@ -14,7 +14,9 @@ scoring runs do not load WordNet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from ktr.cache import cached_json
 from ktr.english import wordnet
@@ -27,8 +29,13 @@ WORDNET_POS = {"noun": "n", "bound_noun": "n", "proper_noun": "n", "verb": "v", 
 #: never added as synonyms: too common to carry meaning on their own
 STOP = frozenset("be have do get make go come take give put set let say see use one".split())
 
+#: NLTK's WordNetCorpusReader (:func:`ktr.english.wordnet.load`): NLTK ships no type information
+WordNet = Any
+#: the words found for (WordNet, an equivalent, its part of speech, senses): synonyms or derivations
+WordsOf = Callable[[WordNet, str, str, int], list[str]]
 
-def synonyms_of(wn, word: str, pos: str, senses: int) -> list[str]:
+
+def synonyms_of(wn: WordNet, word: str, pos: str, senses: int) -> list[str]:
     out: list[str] = []
     for synset in wn.synsets(word.replace(" ", "_"), pos=pos)[:senses]:
         for lemma in synset.lemma_names():
@@ -39,7 +46,7 @@ def synonyms_of(wn, word: str, pos: str, senses: int) -> list[str]:
 
 
 def compute(
-    lexicon: Lexicon, senses: int, words_of=synonyms_of, equivalents: int = 0
+    lexicon: Lexicon, senses: int, words_of: WordsOf = synonyms_of, equivalents: int = 0
 ) -> dict[tuple[str, str], tuple[str, ...]]:
     """Per entry with a WordNet part of speech, the words ``words_of`` gives for its first
     ``equivalents`` equivalents (0: all), other than the equivalents themselves, in order, once each."""
@@ -60,7 +67,7 @@ def compute(
 
 
 def _cached(
-    kind: str, lexicon: Lexicon, senses: int, words_of, equivalents: int
+    kind: str, lexicon: Lexicon, senses: int, words_of: WordsOf, equivalents: int
 ) -> dict[tuple[str, str], tuple[str, ...]]:
     rules = f"{EXPANSION_VERSION}.{RULES}" if kind == "derivations" else EXPANSION_VERSION
     key = f"{rules}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
@@ -81,7 +88,7 @@ def synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[t
 
 
 @lru_cache(maxsize=2)
-def _families(wn) -> Families:
+def _families(wn: WordNet) -> Families:
     """WordNet's single words with their parts of speech, as derivational families."""
     vocabulary: dict[str, str] = {}
     for pos in "nvar":
@@ -90,7 +97,7 @@ def _families(wn) -> Families:
     return Families(vocabulary)
 
 
-def derivations_of(wn, word: str, pos: str, senses: int) -> list[str]:
+def derivations_of(wn: WordNet, word: str, pos: str, senses: int) -> list[str]:
     """Single words WordNet links to ``word`` as derivationally related, in its first ``senses``
     senses of part of speech ``pos`` (British -ise spellings get their -ize twin), then the
     words a suffix or two away from it (:mod:`ktr.english.derivation`: silent → silently,

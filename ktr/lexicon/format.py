@@ -10,7 +10,7 @@ import hashlib
 import os
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +82,7 @@ def parse_line(line: str, where: str) -> Entry | None:
     return Entry(lemma, cls, items, where)
 
 
-def read_entries(path: str | os.PathLike) -> Iterable[Entry]:
+def read_entries(path: str | os.PathLike[str]) -> Iterable[Entry]:
     """Entries of one file, validated line by line."""
     name = str(path)
     try:
@@ -147,7 +147,7 @@ class Lexicon:
         for path in paths:
             h.update(f"|{path}|".encode() + path.read_bytes())
 
-        def parse() -> dict:
+        def parse() -> dict[str, object]:  # a JSON document
             lexicon = cls._parse(specs, paths)
             return {
                 "digest": lexicon.digest,
@@ -189,7 +189,7 @@ class Lexicon:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Entry]:
         return iter(self._entries[k] for k in sorted(self._entries))
 
     def get(self, lemma: str, cls: str) -> Entry | None:

@@ -57,6 +57,10 @@ _NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 # a record as read: (lemma, class or None if unknown, raw English strings, where)
 Record = tuple[str, "str | None", list[str], str]
+#: a file to read or write
+FilePath = str | os.PathLike[str]
+#: a dictionary format's reader: its records, counting the records it skips by reason
+Reader = Callable[[FilePath, Counter[str]], Iterator[Record]]
 
 
 @dataclass
@@ -65,14 +69,15 @@ class ImportResult:
     skipped: dict[str, int] = field(default_factory=dict)  # reason → number of records
 
 
-def import_file(fmt: str, path: str | os.PathLike) -> ImportResult:
+def import_file(fmt: str, path: FilePath) -> ImportResult:
     """Read a dictionary file of format ``fmt`` (one of :data:`FORMATS`) into ktr entries."""
     try:
         reader = _READERS[fmt]
     except KeyError:
         raise LexiconError(f"unknown dictionary format {fmt!r}; valid: {', '.join(FORMATS)}") from None
-    skipped: Counter = Counter()
-    merged: dict[tuple[str, str], list] = {}
+    skipped: Counter[str] = Counter()
+    # (lemma, class) -> (equivalents by their case-folded form, where first seen)
+    merged: dict[tuple[str, str], tuple[dict[str, str], str]] = {}
     for raw_lemma, cls, english, where in reader(path, skipped):
         lemma = clean_lemma(raw_lemma)
         if not _HANGUL_WORD.match(lemma):
@@ -86,20 +91,23 @@ def import_file(fmt: str, path: str | os.PathLike) -> ImportResult:
             if not items:
                 skipped["no English"] += 1
                 continue
-            slot = merged.setdefault((lemma, cls), [{}, where])[0]
+            slot = merged.setdefault((lemma, cls), ({}, where))[0]
             for e in items:  # duplicates compare case-insensitively (TV / tv); the first wins
                 slot.setdefault(e.casefold(), e)
-    entries = []
-    for (lemma, cls), (items, where) in sorted(merged.items()):
-        line = f"{lemma}\t{cls}\t{';'.join(list(items.values())[:MAX_EQUIVALENTS])}"
+    entries: list[Entry] = []
+    for (lemma, cls), (by_folded, where) in sorted(merged.items()):
+        line = f"{lemma}\t{cls}\t{';'.join(list(by_folded.values())[:MAX_EQUIVALENTS])}"
         try:
-            entries.append(parse_line(line, where))
+            entry = parse_line(line, where)
         except LexiconError:
             skipped["invalid entry"] += 1
+            continue
+        if entry is not None:  # always: the line starts with its lemma, it is no comment
+            entries.append(entry)
     return ImportResult(entries, dict(skipped))
 
 
-def write_tsv(entries: Iterable[Entry], path: str | os.PathLike) -> int:
+def write_tsv(entries: Iterable[Entry], path: FilePath) -> int:
     """Write entries as a sorted ``ktr-lexicon/1`` file; returns the number of entries written.
 
     Every line is checked with :func:`parse_line` first, and (lemma, class) must be unique, so
@@ -164,7 +172,7 @@ def guess_class(lemma: str) -> str:
     return "verb" if clean_lemma(lemma).endswith("다") else "noun"
 
 
-def _lines(path: str | os.PathLike) -> Iterator[tuple[str, str]]:
+def _lines(path: FilePath) -> Iterator[tuple[str, str]]:
     """(text, "file:line") for each non-blank line; unreadable or non-UTF-8 files raise."""
     name = str(path)
     try:
@@ -182,7 +190,7 @@ def _lines(path: str | os.PathLike) -> Iterator[tuple[str, str]]:
         raise LexiconError(f"{name}: cannot read dictionary: {exc.strerror}") from None
 
 
-def read_kengdic(path, skipped: Counter) -> Iterator[Record]:
+def read_kengdic(path: FilePath, skipped: Counter[str]) -> Iterator[Record]:
     for i, (text, where) in enumerate(_lines(path)):
         cols = text.split("\t")
         if i == 0 and cols[0].strip().lower() == "id":
@@ -196,7 +204,7 @@ def read_kengdic(path, skipped: Counter) -> Iterator[Record]:
         yield surface, guess_class(surface), re.split(r"[;,]", gloss), where
 
 
-def read_muse(path, skipped: Counter) -> Iterator[Record]:
+def read_muse(path: FilePath, skipped: Counter[str]) -> Iterator[Record]:
     for text, where in _lines(path):
         cols = text.split(None, 1)
         if len(cols) != 2:
@@ -205,7 +213,7 @@ def read_muse(path, skipped: Counter) -> Iterator[Record]:
         yield cols[0], guess_class(cols[0]), cols[1].split(";"), where
 
 
-def read_tsv(path, skipped: Counter) -> Iterator[Record]:
+def read_tsv(path: FilePath, skipped: Counter[str]) -> Iterator[Record]:
     first = True
     for text, where in _lines(path):
         if text.lstrip().startswith("#"):
@@ -230,7 +238,7 @@ def _feats(elem: ET.Element) -> dict[str, str]:
     return {f.get("att", ""): f.get("val", "") for f in elem if _tag(f) == "feat"}
 
 
-def read_krdict(path, skipped: Counter) -> Iterator[Record]:
+def read_krdict(path: FilePath, skipped: Counter[str]) -> Iterator[Record]:
     name, n = str(path), 0
     try:
         for _event, elem in ET.iterparse(path, events=("end",)):
@@ -259,7 +267,7 @@ def read_krdict(path, skipped: Counter) -> Iterator[Record]:
         raise LexiconError(f"{name}: no <LexicalEntry> elements: not a krdict LMF export")
 
 
-_READERS: dict[str, Callable[..., Iterator[Record]]] = {
+_READERS: dict[str, Reader] = {
     "kengdic": read_kengdic,
     "krdict": read_krdict,
     "muse": read_muse,

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ktr.korean.keywords import CLASSES, Keyword
 from ktr.lexicon.format import LEXICON_CLASSES, Lexicon
@@ -14,8 +15,8 @@ from ktr.lexicon.format import LEXICON_CLASSES, Lexicon
 UNCOVERED_BY_DESIGN = ("proper_noun", "digits")
 
 
-def stats(lexicon: Lexicon) -> dict:
-    """Entries by class and equivalents per entry."""
+def stats(lexicon: Lexicon) -> dict[str, Any]:
+    """Entries by class and equivalents per entry (a JSON document)."""
     by_class = Counter(e.cls for e in lexicon)
     n_eq = [len(e.equivalents) for e in lexicon]
     multiword = sum(1 for e in lexicon for q in e.equivalents if " " in q)
@@ -34,9 +35,9 @@ def stats(lexicon: Lexicon) -> dict:
 class Coverage:
     """Share of keyword tokens with a lexicon entry, by class, and the missing lemmas."""
 
-    tokens: Counter = field(default_factory=Counter)
-    covered: Counter = field(default_factory=Counter)
-    missing: Counter = field(default_factory=Counter)  # (lemma, class) -> count
+    tokens: Counter[str] = field(default_factory=Counter)  # class -> count
+    covered: Counter[str] = field(default_factory=Counter)  # class -> count
+    missing: Counter[tuple[str, str]] = field(default_factory=Counter)  # (lemma, class) -> count
 
     def add(self, keyword: Keyword, found: bool) -> None:
         self.tokens[keyword.cls] += 1
@@ -50,7 +51,7 @@ class Coverage:
         total = sum(self.tokens[c] for c in classes)
         return sum(self.covered[c] for c in classes) / total if total else None
 
-    def to_dict(self, top: int = 30) -> dict:
+    def to_dict(self, top: int = 30) -> dict[str, Any]:  # a JSON document
         headline = [c for c in CLASSES if c not in UNCOVERED_BY_DESIGN]
         return {
             "coverage": self.rate(headline),

@@ -138,11 +138,11 @@ def grouped_bars(
         f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" text-anchor="middle">{escape(y_label)}</text>',
     ]
     for i in range(ticks + 1):
-        value = y_max * i / ticks
+        tick = y_max * i / ticks
         out.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
-            f'stroke="#ddd"/><text x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">'
-            f"{value:g}</text>"
+            f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'stroke="#ddd"/><text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">'
+            f"{tick:g}</text>"
         )
     for c, category in enumerate(categories):
         x0 = left + gap / 2 + c * group

@@ -44,6 +44,9 @@ from ktr.korean.guard import Outcome, outcomes
 FORMAT = 1
 _BATCH = 64  # sentences analysed per call, so progress can be reported
 
+#: a sentence's analysis as stored (:func:`_encode`): a string, or JSON rows [form, lemma, tag, start, end]
+Stored = str | list[list[str | int]]
+
 
 def _code_digest(analyzer: Analyzer) -> str:
     """Digest of the backend's source and the shared conversion code: a changed backend
@@ -63,7 +66,7 @@ def _code_digest(analyzer: Analyzer) -> str:
     return h.hexdigest()[:16]
 
 
-def _encode(morphemes: list[Morpheme]) -> str | list[list]:
+def _encode(morphemes: list[Morpheme]) -> Stored:
     """One string per sentence, a line per morpheme: form, lemma (empty when equal to the
     form), tag, start, end. Parsing one string is far faster than JSON lists of lists; the
     rare morpheme holding a tab or newline is stored as a JSON list instead."""
@@ -73,9 +76,9 @@ def _encode(morphemes: list[Morpheme]) -> str | list[list]:
     return "\n".join(f"{f}\t{lemma}\t{tag}\t{m.start}\t{m.end}" for (f, lemma, tag), m in zip(rows, morphemes))
 
 
-def _decode(stored: str | list[list]) -> list[Morpheme]:
+def _decode(stored: Stored) -> list[Morpheme]:
     if isinstance(stored, list):
-        return [Morpheme(*m) for m in stored]
+        return [Morpheme(str(f), str(lemma), str(tag), int(start), int(end)) for f, lemma, tag, start, end in stored]
     if not stored:
         return []
     fields = iter(stored.replace("\n", "\t").split("\t"))
@@ -92,7 +95,7 @@ class CachedAnalyzer:
         self,
         analyzer: Analyzer,
         *,
-        directory: str | os.PathLike | None = None,
+        directory: str | os.PathLike[str] | None = None,
         progress: Callable[[int, int], None] | None = None,
     ):
         self.inner = analyzer
@@ -103,7 +106,7 @@ class CachedAnalyzer:
         self.directory = Path(directory) if directory is not None else cache_dir() / "analyses"
         self.progress = progress  # called with (sentences done, sentences to analyse)
         self.key = f"{FORMAT}|{__version__}|{analyzer.name}|{analyzer.version}|{_code_digest(analyzer)}"
-        self._stored: dict[str, str | list[list]] = {}  # text -> encoded analysis
+        self._stored: dict[str, Stored] = {}  # text -> encoded analysis
         self._decoded: dict[str, list[Morpheme]] = {}  # decoded on first use
         self._failed: dict[str, str] = {}  # text -> why the analyzer failed on it
         self.analysed = 0  # sentences sent to the analyzer by this object
@@ -155,16 +158,17 @@ class CachedAnalyzer:
         digest = hashlib.sha256(f"{self.key}|{name}".encode()).hexdigest()[:24]
         return self.directory / f"{self.name}-{digest}.json"
 
-    def _read(self, path: Path) -> dict[str, str | list[list]]:
+    def _read(self, path: Path) -> dict[str, Stored]:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}  # absent or damaged: analyse again (and rewrite it)
         if not isinstance(doc, dict) or doc.get("key") != self.key:
             return {}
-        return doc.get("sentences", {})
+        sentences: dict[str, Stored] = doc.get("sentences", {})  # as _write stored them, under the same key
+        return sentences
 
-    def _write(self, path: Path, sentences: dict[str, str | list[list]]) -> None:
+    def _write(self, path: Path, sentences: dict[str, Stored]) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8", suffix=".tmp") as fh:

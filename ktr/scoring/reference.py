@@ -13,20 +13,41 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+from typing import TYPE_CHECKING, Literal, TypedDict
 
+if TYPE_CHECKING:
+    from sacrebleu.metrics.base import Metric
+
+MetricName = Literal["bleu", "chrf"]
 #: reference-based metrics computed with sacreBLEU, by the name ktr reports them under
-SACREBLEU_METRICS = ("bleu", "chrf")
+SACREBLEU_METRICS: tuple[MetricName, ...] = ("bleu", "chrf")
 #: lines whose statistics are extracted at a time
 STRETCH = 256
 #: sacreBLEU warns when this many output lines end in " ." (tokenized text, a lower BLEU)
 TOKENIZED_LINES = 100
 
+#: one sentence's statistics for a sacreBLEU metric (its counts: n-gram matches, totals, lengths)
+Statistics = list[int]
+#: some lines' statistics for one metric: summed (None: no lines), and each line's (None unless kept)
+MetricStatistics = tuple[Statistics | None, list[Statistics] | None]
 
-def sacrebleu_metric(name: str):
+
+class SystemStatistics(TypedDict):
+    """What :func:`stretch_statistics` gives for some lines of one system (plain data)."""
+
+    tokenized: int  # lines ending in a tokenized period
+    references: int  # reference streams
+    bleu: MetricStatistics
+    chrf: MetricStatistics
+
+
+def sacrebleu_metric(name: str) -> Metric:
     """A sacreBLEU metric object with sacreBLEU's default settings (so its signature is standard)."""
-    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.metrics.bleu import BLEU
+    from sacrebleu.metrics.chrf import CHRF
 
-    return {"bleu": BLEU, "chrf": CHRF}[name]()
+    metrics: dict[str, type[Metric]] = {"bleu": BLEU, "chrf": CHRF}
+    return metrics[name]()
 
 
 def sentence_metrics(hypotheses: Sequence[str], references: Sequence[str]) -> dict[str, tuple[list[float], str]]:
@@ -35,16 +56,17 @@ def sentence_metrics(hypotheses: Sequence[str], references: Sequence[str]) -> di
 
     Returns ``{"bleu": (scores, signature), "chrf": (scores, signature)}``.
     """
-    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.metrics.bleu import BLEU
+    from sacrebleu.metrics.chrf import CHRF
 
-    out = {}
+    out: dict[str, tuple[list[float], str]] = {}
     for name, metric in (("bleu", BLEU(effective_order=True)), ("chrf", CHRF())):
         scores = [round(metric.sentence_score(h, [r]).score, 4) for h, r in zip(hypotheses, references)]
         out[name] = (scores, str(metric.get_signature()))
     return out
 
 
-def _extractor(name: str):
+def _extractor(name: str) -> Metric:
     """The metric, with its check for tokenized output made here on all lines: made by
     sacreBLEU per stretch, it would warn for some stretches and not others."""
     metric = sacrebleu_metric(name)
@@ -52,11 +74,13 @@ def _extractor(name: str):
     return metric
 
 
-def sentence_statistics(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
+def sentence_statistics(
+    name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> tuple[list[Statistics], Metric]:
     """sacreBLEU's statistics of every sentence for metric ``name`` (one of SACREBLEU_METRICS),
     and the metric object that extracted them (its signature knows the number of references)."""
     metric = _extractor(name)
-    out: list[list] = []
+    out: list[Statistics] = []
     for a in range(0, len(hypotheses), STRETCH):
         out += metric._extract_corpus_statistics(
             list(hypotheses[a : a + STRETCH]), [list(r[a : a + STRETCH]) for r in references]
@@ -76,26 +100,39 @@ def _warn_if_tokenized(lines: int) -> None:
 
 def stretch_statistics(
     systems: Mapping[str, Sequence[str]], references: Iterable[Sequence[str]], keep: bool = False
-) -> dict[str, dict]:
+) -> dict[str, SystemStatistics]:
     """What :class:`ReferenceScores` sums of some lines of each system's output and of each
     reference stream: per system, per metric the statistics summed (and each sentence's, with
     ``keep``), and how many lines end in a tokenized period. Plain data: a cluster's worker
     computes it beside the stretch it scores, and the client merges it (:meth:`ReferenceScores.merge`)."""
-    from sacrebleu.utils import sum_of_lists
-
     refs = [list(r) for r in references]
-    out: dict[str, dict] = {}
+    out: dict[str, SystemStatistics] = {}
     for system, hypotheses in systems.items():
-        found: dict = {"tokenized": sum(h.endswith(" .") for h in hypotheses), "references": len(refs)}
-        for name in SACREBLEU_METRICS:
-            stats = _cached_extractor(name)._extract_corpus_statistics(list(hypotheses), refs)
-            found[name] = (sum_of_lists(stats) if stats else None, stats if keep else None)
-        out[system] = found
+        lines = list(hypotheses)
+        out[system] = {
+            "tokenized": sum(h.endswith(" .") for h in hypotheses),
+            "references": len(refs),
+            "bleu": _metric_statistics("bleu", lines, refs, keep),
+            "chrf": _metric_statistics("chrf", lines, refs, keep),
+        }
     return out
 
 
+def _metric_statistics(name: str, hypotheses: list[str], references: list[list[str]], keep: bool) -> MetricStatistics:
+    stats: list[Statistics] = _cached_extractor(name)._extract_corpus_statistics(hypotheses, references)
+    return (_summed(stats) if stats else None, stats if keep else None)
+
+
+def _summed(stats: list[Statistics]) -> Statistics:
+    """Statistics summed element by element."""
+    from sacrebleu.utils import sum_of_lists
+
+    summed: Statistics = sum_of_lists(stats)  # type: ignore[no-untyped-call]  # sacreBLEU leaves it unannotated
+    return summed
+
+
 @cache
-def _cached_extractor(name: str):
+def _cached_extractor(name: str) -> Metric:
     return _extractor(name)
 
 
@@ -105,47 +142,46 @@ class ReferenceScores:
 
     def __init__(self, keep: bool = False):
         self.keep = keep
-        self._metrics = {name: _extractor(name) for name in SACREBLEU_METRICS}
-        self._sums: dict[tuple[str, str], list] = {}
-        self._kept: dict[tuple[str, str], list[list]] = {}
+        self._metrics: dict[MetricName, Metric] = {name: _extractor(name) for name in SACREBLEU_METRICS}
+        self._sums: dict[tuple[str, str], Statistics] = {}
+        self._kept: dict[tuple[str, str], list[Statistics]] = {}
         self._tokenized: dict[str, int] = {}
 
     def add(self, system: str, hypotheses: Sequence[str], references: Iterable[Sequence[str]]) -> None:
         """The next lines of ``system``'s output and of each reference stream."""
         self.merge(stretch_statistics({system: hypotheses}, references, self.keep))
 
-    def merge(self, found: dict[str, dict]) -> None:
+    def merge(self, found: dict[str, SystemStatistics]) -> None:
         """The statistics of the next lines of each system (:func:`stretch_statistics`), summed in."""
-        from sacrebleu.utils import sum_of_lists
-
         for system, by_metric in found.items():
             self._tokenized[system] = self._tokenized.get(system, 0) + by_metric["tokenized"]
             for name, metric in self._metrics.items():
                 metric.num_refs = by_metric["references"]  # for its signature, as extracting sets it
                 total, stats = self._sums.get((system, name)), by_metric[name]
-                if stats[0] is None:  # no lines
+                summed, each = stats
+                if summed is None:  # no lines
                     continue
-                self._sums[system, name] = stats[0] if total is None else sum_of_lists([total, stats[0]])
+                self._sums[system, name] = summed if total is None else _summed([total, summed])
                 if self.keep:
-                    self._kept.setdefault((system, name), []).extend(stats[1])
+                    if each is None:  # measured by stretch_statistics without keep
+                        raise ValueError(f"{system}: the statistics of each sentence were not kept")
+                    self._kept.setdefault((system, name), []).extend(each)
 
     def scores(self, system: str) -> dict[str, tuple[float, str]]:
         """``{"bleu": (score, signature), "chrf": (score, signature)}``: the corpus scores (rounded
         to 4 places) of every line added for ``system``, and sacreBLEU's signatures."""
         _warn_if_tokenized(self._tokenized.get(system, 0))
-        return {
-            name: (
-                round(metric._compute_score_from_stats(self._sums[system, name]).score, 4),
-                str(metric.get_signature()),
-            )
-            for name, metric in self._metrics.items()
-        }
+        out: dict[str, tuple[float, str]] = {}
+        for name, metric in self._metrics.items():
+            score: float = metric._compute_score_from_stats(self._sums[system, name]).score
+            out[name] = (round(score, 4), str(metric.get_signature()))
+        return out
 
-    def statistics(self, system: str, name: str) -> list[list]:
+    def statistics(self, system: str, name: str) -> list[Statistics]:
         """The kept statistics of every sentence of ``system`` for metric ``name``."""
         return self._kept[system, name]
 
-    def metric(self, name: str):
+    def metric(self, name: MetricName) -> Metric:
         """The sacreBLEU metric object ``name`` (its signature knows the number of references)."""
         return self._metrics[name]
 

@@ -30,11 +30,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ktr.scoring.results import SystemResult
+from ktr.scoring.results import Report, SystemResult
+
+if TYPE_CHECKING:
+    from sacrebleu.metrics.base import Metric
+
+    from ktr.scoring.reference import Statistics
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
@@ -91,6 +96,7 @@ class ResampledSystem:
 def ktr_statistic(system: SystemResult) -> Statistic:
     """The system's headline KTR under resampling, from its per-sentence (counted, transferred)
     (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores)."""
+    pairs: Sequence[tuple[float, float]]
     if system.aggregation == "weighted":
         pairs = [(s.weight, s.weight_transferred) for s in system.sentences]
     elif system.aggregation in ("macro", "micro"):
@@ -127,7 +133,9 @@ def f_statistic(system: SystemResult) -> Statistic:
     return mean_statistic([s.f(system.beta, weighted) for s in system.sentences])  # None for a failed line
 
 
-def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
+def sacrebleu_statistic(
+    name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> tuple[float, SumStatistic, Metric]:
     """(corpus score, :class:`Statistic`, the sacreBLEU metric object) of BLEU or chrF."""
     from ktr.scoring.reference import sentence_statistics
 
@@ -135,10 +143,10 @@ def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequen
     return statistic_of(metric, stats)
 
 
-def statistic_of(metric, stats: Sequence[Sequence[float]]):
+def statistic_of(metric: Metric, stats: list[Statistics]) -> tuple[float, SumStatistic, Metric]:
     """:func:`sacrebleu_statistic` from sacreBLEU's statistics of every sentence and the metric
     object that extracted them."""
-    score = metric._aggregate_and_compute(stats).score
+    score: float = metric._aggregate_and_compute(stats).score
     array = np.array(stats, dtype=float).reshape(len(stats), -1)
     return score, SumStatistic(array, lambda row: metric._compute_score_from_stats(list(row)).score), metric
 
@@ -212,7 +220,7 @@ class Estimate:
     ci: tuple[float, float] | None = None
     p_value: float | None = None
 
-    def fields(self, metric: str) -> dict:
+    def fields(self, metric: str) -> dict[str, list[float] | float | None]:
         """``{metric}_ci`` and ``{metric}_p``, as the JSON reports carry them beside the score."""
         return {f"{metric}_ci": list(self.ci) if self.ci else None, f"{metric}_p": self.p_value}
 
@@ -220,10 +228,11 @@ class Estimate:
 def estimates(scores: Sequence[float | None], samples: Sequence[np.ndarray], baseline: int | None) -> list[Estimate]:
     """Interval for every score and, when ``baseline`` is an index, p-values against it."""
     out = []
+    base = scores[baseline] if baseline is not None else None
     for i, (score, sample) in enumerate(zip(scores, samples)):
         p = None
-        if baseline is not None and i != baseline and score is not None and scores[baseline] is not None:
-            p = paired_p_value(samples[baseline], sample, score - scores[baseline])
+        if baseline is not None and i != baseline and score is not None and base is not None:
+            p = paired_p_value(samples[baseline], sample, score - base)
         out.append(Estimate(score, confidence_interval(sample), p))
     return out
 
@@ -234,7 +243,7 @@ def signature_extra(resamples: int, seed: int) -> dict[str, str]:
 
 
 def bootstrap_report(
-    report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, paired: bool = False
+    report: Report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, paired: bool = False
 ) -> dict[str, list[Estimate]]:
     """Intervals (and with ``paired``, p-values against the first system) for a
     :class:`~ktr.scoring.scorer.Report`: KTR, precision and F, and BLEU and chrF when it was scored with references (then
@@ -247,25 +256,26 @@ def bootstrap_report(
     kept = report.references
     if kept is not None and not kept.keep:
         raise ValueError("BLEU and chrF are resampled from each sentence's statistics: score with statistics=True")
-    scores = {
+    scores: dict[str, list[float | None]] = {
         "ktr": [s.ktr for s in report.systems],
         "precision": [s.precision for s in report.systems],
         "f": [s.f for s in report.systems],
     }
-    statistics = {
+    statistics: dict[str, list[Statistic]] = {
         "ktr": [ktr_statistic(s) for s in report.systems],
         "precision": [precision_statistic(s) for s in report.systems],
         "f": [f_statistic(s) for s in report.systems],
     }
-    for name in SACREBLEU_METRICS if kept is not None else ():
-        scores[name], statistics[name] = [], []
-        for s in report.systems:
-            score, statistic, metric = statistic_of(kept.metric(name), kept.statistics(s.name, name))
-            scores[name].append(score)
-            statistics[name].append(statistic)
-        metric.n_bootstrap, metric.seed = resamples, seed
-        if report.sacrebleu is not None:
-            report.sacrebleu[name] = str(metric.get_signature())
+    if kept is not None:
+        for name in SACREBLEU_METRICS:
+            scores[name], statistics[name] = [], []
+            for s in report.systems:
+                score, statistic, metric = statistic_of(kept.metric(name), kept.statistics(s.name, name))
+                scores[name].append(score)
+                statistics[name].append(statistic)
+            metric.n_bootstrap, metric.seed = resamples, seed
+            if report.sacrebleu is not None:
+                report.sacrebleu[name] = str(metric.get_signature())
     flat = [st for metric in statistics for st in statistics[metric]]
     drawn = iter(bootstrap(flat, len(report.systems[0].sentences), resamples, seed))
     report.signature = dataclasses.replace(

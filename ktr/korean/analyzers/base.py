@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from ktr.errors import BackendUnavailable, ConfigError
 
@@ -170,16 +170,19 @@ def available_analyzers() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def analyzer_class(name: str) -> type:
+def analyzer_class(name: str) -> type[AnalyzerBase]:
     """The class registered as ``name`` (its module imports the backend's package only when built)."""
     try:
         module_name, class_name, _ = _REGISTRY[name]
     except KeyError:
         raise ConfigError(f"unknown analyzer {name!r}; choose one of: {', '.join(available_analyzers())}") from None
-    return getattr(importlib.import_module(module_name), class_name)
+    cls = getattr(importlib.import_module(module_name), class_name)
+    if not (isinstance(cls, type) and issubclass(cls, AnalyzerBase)):  # every registered backend is one
+        raise TypeError(f"{module_name}.{class_name} is not an analyzer (an AnalyzerBase)")
+    return cls
 
 
-def get_analyzer(name: str, **options) -> Analyzer:
+def get_analyzer(name: str, **options: Any) -> Analyzer:
     """Build the analyzer registered as ``name``; its package is imported only now."""
     cls = analyzer_class(name)
     install = install_hint(name)

@@ -50,7 +50,7 @@ class _KonlpyBase(AnalyzerBase):
     # cannot be interrupted, so by default these run in a child process with a time limit
     default_timeout = 60.0
 
-    def __init__(self):
+    def __init__(self) -> None:
         _require_java()
         from importlib.metadata import version
 
@@ -113,7 +113,7 @@ class HannanumAnalyzer(_KonlpyBase):
         return self._build(text, self.refine(pairs, self._tagger.analyze(text)))
 
     @staticmethod
-    def refine(pairs: list[tuple[str, str]], words: list) -> list[tuple[str, str]]:
+    def refine(pairs: list[tuple[str, str]], words: list[list[list[tuple[str, str]]]]) -> list[tuple[str, str]]:
         """Replace summary tags by the detailed tags of the candidate analysis that agrees.
 
         ``words`` holds, per word, Hannanum's candidate analyses with detailed tags. The

@@ -18,12 +18,13 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 from ktr.errors import BackendUnavailable, KtrError
-from ktr.korean.analyzers.base import Morpheme, analyzer_class
+from ktr.korean.analyzers.base import Analyzer, Morpheme, analyzer_class
 from ktr.korean.guard import Outcome, analyze_one
 
 #: seconds the child may take to build its analyzer (a JVM and Kkma's dictionaries are slow)
@@ -55,7 +56,7 @@ def effective_timeout(name: str, timeout: float | None) -> float:
     return analyzer_class(name).default_timeout if timeout is None else timeout
 
 
-def build_analyzer(name: str, timeout: float | None = None, threads: int = 1):
+def build_analyzer(name: str, timeout: float | None = None, threads: int = 1) -> Analyzer:
     """The analyzer ``name`` as ktr runs it: in this process, or in a child process when a time
     limit applies (``timeout`` seconds per call; ``None``: the backend's default, 0: no limit).
     ``threads``: analysis threads for a backend that has its own (``threaded``), in this process."""
@@ -74,10 +75,12 @@ class AnalysisFailed(KtrError, RuntimeError):
 def morphemes_or_raise(found: Sequence[Outcome]) -> list[list[Morpheme]]:
     """The morphemes of each outcome; the first failure raised as :class:`AnalysisFailed`. For
     analyzers that have ``outcomes`` (:mod:`ktr.korean.guard`) and must also offer ``analyze_many``."""
+    morphemes: list[list[Morpheme]] = []
     for outcome in found:
         if isinstance(outcome, str):
             raise AnalysisFailed(outcome)
-    return list(found)  # type: ignore[arg-type]
+        morphemes.append(outcome)
+    return morphemes
 
 
 class AnalyzerProcess:
@@ -92,11 +95,13 @@ class AnalyzerProcess:
         self.tagset = analyzer_class(name).tagset
         self.timeout = timeout
         self.version = ""
-        self._proc = None
-        self._conn = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        # what comes back is unpickled: the child's (ok, version or reason), then an Outcome per text
+        self._conn: Connection[str, Any] | None = None
         self._start()
 
-    def _start(self) -> None:
+    def _start(self) -> tuple[subprocess.Popen[bytes], Connection[str, Any]]:
+        """Start a child and wait until its analyzer is ready; its process and connection."""
         ours, theirs = socket.socketpair()
         here = str(Path(__file__).resolve().parents[2])  # the child imports this same ktr
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
@@ -120,35 +125,39 @@ class AnalyzerProcess:
             self.close()
             raise BackendUnavailable(f"analyzer {self.name!r} could not be started in a worker process: {info}")
         self.version = info
+        return proc, conn
 
-    def outcomes(self, texts: Sequence[str]) -> list[Outcome]:
+    def outcomes(self, texts: Iterable[str]) -> list[Outcome]:
         """Per text its morphemes, or the reason it failed (used by :mod:`ktr.korean.guard`)."""
         return [self._one(t) for t in texts]
 
     def analyze(self, text: str) -> list[Morpheme]:
         return self.analyze_many([text])[0]
 
-    def analyze_many(self, texts: Sequence[str]) -> list[list[Morpheme]]:
+    def analyze_many(self, texts: Iterable[str]) -> list[list[Morpheme]]:
         return morphemes_or_raise(self.outcomes(texts))
 
     def _one(self, text: str) -> Outcome:
         if not text.strip():
             return []
-        if self._proc is None:
-            self._start()
+        if self._proc is None or self._conn is None:
+            proc, conn = self._start()
+        else:
+            proc, conn = self._proc, self._conn
         try:
-            self._conn.send(text)
-            if self._conn.poll(self.timeout):
-                return self._conn.recv()
+            conn.send(text)
+            if conn.poll(self.timeout):
+                outcome: Outcome = conn.recv()
+                return outcome
             reason = f"{self.name} gave no result within timeout={self.timeout:g}s"
         except (EOFError, OSError):  # the child is gone: a crash in native code, or killed
-            reason = f"{self.name} crashed (its process exited with status {self._proc.wait()})"
+            reason = f"{self.name} crashed (its process exited with status {proc.wait()})"
         self.close()  # a new process is started for the next text
         return reason
 
     def close(self) -> None:
         """Stop the child process (it is started again when needed)."""
-        if self._proc is not None:
+        if self._proc is not None and self._conn is not None:  # the two are set together
             self._conn.close()
             self._proc.kill()
             self._proc.wait()

@@ -57,11 +57,11 @@ def one(scorer, source, output):
 
 
 def test_a_keyword_explains_one_place_so_extra_glosses_are_added(scorer):
-    # 가격 (price; cost; value): one keyword, one place (the nearest: "cost"); the salad's other
-    # glosses of it are added
+    # 가격 (price; cost; value): one keyword, one place (its first sense, "price", before the
+    # nearer "cost"); the salad's other glosses of it are added
     seg = one(scorer, "가격", "price cost value")
     assert (seg.transferred, seg.content, seg.traced) == (1, 3, 1)
-    assert [w for _, w in seg.added] == ["price", "value"]
+    assert [w for _, w in seg.added] == ["cost", "value"]
     assert seg.precision == pytest.approx(1 / 3)
 
 
@@ -121,7 +121,7 @@ def test_json_gives_precision_f_and_each_added_word_with_its_position(files):
     assert system["precision"] == pytest.approx(5 / 12) and system["precision_micro"] == pytest.approx(3 / 7)
     assert (system["content_words"], system["traced"], system["added"], system["f_beta"]) == (7, 3, 4, 0.5)
     first, second = system["segments"]
-    assert first["added"] == [{"word": "price", "token": 0}, {"word": "value", "token": 2}]
+    assert first["added"] == [{"word": "cost", "token": 1}, {"word": "value", "token": 2}]
     assert (second["content_words"], second["traced"], second["precision"]) == (4, 2, 0.5)
     assert [a["word"] for a in second["added"]] == ["weather", "lovely"]
 

@@ -102,8 +102,8 @@ def test_glosses_are_each_keywords_first_equivalents_in_source_order(kiwi):
     assert M.glosses(prepared.lookups, 1) == [["I", "apple", "eat", "not"], []]
     first = [e for found in prepared.lookups[0] for e in found.equivalents[:3]]
     assert M.glosses(prepared.lookups) == [first, []]
-    # three each, fewer where the entry has fewer (사과: apple, apology)
-    assert first[:6] == ["I", "me", "my", "apple", "apology", "eat"] and first[-3:] == ["not", "t", "no"]
+    # three each, the stacked lexicons in order (사과: core's apple, apology, then senses' apologize)
+    assert first[:7] == ["I", "me", "my", "apple", "apology", "apologize", "eat"] and first[-3:] == ["not", "t", "no"]
 
 
 def test_addition_keeps_ktr_and_salad_is_the_glosses_of_the_source(sample_run, kiwi):

@@ -9,7 +9,9 @@ scorer, which is timed). Then the costs a larger cluster scales with: the schedu
 per task (2,000 empty tasks), the bytes a task sends each way, the client's time per task
 (unpacking and merging its results), a task's time on a worker; and from them an estimate
 for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
-process itself, without its workers) on ``--memory-lines`` lines.
+process itself, without its workers) on each size of ``--memory-lines``, and with
+``--confidence`` (each line's figures kept for the bootstrap) on the first;
+``--engine-lines 0`` measures only that.
 """
 
 from __future__ import annotations
@@ -145,9 +147,9 @@ def scaling(costs: dict[str, float]) -> list[str]:
     return out
 
 
-def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
+def client_memory(source: list[str], english: list[str], *options: str) -> tuple[float, int]:
     """Seconds and peak resident memory (kB) of the ``ktr score --engine dask`` process itself
-    (its LocalCluster's workers are processes of their own), with a reference."""
+    (its LocalCluster's workers are processes of their own), with a reference and ``options``."""
     with tempfile.TemporaryDirectory() as folder:
         src, hyp = write(Path(folder), "src.ko", source), write(Path(folder), "hyp.en", english)
         # VmHWM, the peak of this process's own memory since it started: ru_maxrss would also count
@@ -158,25 +160,9 @@ def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
             "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
             "print(time.perf_counter() - t, peak, code)"
         )
+        command = ["score", "-s", src, "-t", hyp, "-r", hyp, "-f", "json", "--engine", "dask", "--workers", "2"]
         out = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                probe,
-                "score",
-                "-s",
-                src,
-                "-t",
-                hyp,
-                "-r",
-                hyp,
-                "-f",
-                "json",
-                "--engine",
-                "dask",
-                "--workers",
-                "2",
-            ],
+            [sys.executable, "-c", probe, *command, *options],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -187,20 +173,25 @@ def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
     return float(out[-3]), int(out[-2])
 
 
-def report(source: list[str], english: list[str], analyzer: str, repeat: int, memory: list[list[str]]) -> None:
-    """Everything above, printed as Markdown tables."""
-    rows = engines(source, english, analyzer, repeat)
+def report(
+    source: list[str], english: list[str], analyzer: str, repeat: int, memory: list[tuple[list[str], list[str]]]
+) -> None:
+    """Everything above, printed as Markdown tables; without ``source`` lines, only the client's
+    memory: on each corpus of ``memory``, and with ``--confidence`` on the first."""
     print("| measurement | lines | seconds | lines/s | ratio |")
     print("|---|---:|---:|---:|---|")
-    for what, n, seconds, ratio in rows:
+    for what, n, seconds, ratio in engines(source, english, analyzer, repeat) if source else []:
         print(f"| {what} | {n} | {seconds:.2f} | {n / seconds:,.0f} | {ratio} |")
-    if memory:
-        seconds, rss = client_memory(*memory)
-        n = len(memory[0])
+    runs = [(lines, ()) for lines in memory] + [(memory[0], ("--confidence",))] if memory else []
+    for (ko, en), options in runs:
+        seconds, rss = client_memory(ko, en, *options)
         print(
-            f"| `ktr score --engine dask --workers 2` with a reference: the client's peak RSS | {n} | "
-            f"{seconds:.2f} | {n / seconds:,.0f} | {rss / 1024:.0f} MB |"
+            f"| `ktr score --engine dask --workers 2 {' '.join(options)}` with a reference: the client's peak RSS "
+            f"| {len(ko)} | {seconds:.2f} | {len(ko) / seconds:,.0f} | {rss / 1024:.0f} MB |",
+            flush=True,
         )
+    if not source:
+        return
     costs = task_costs(source, english, analyzer)
     print(
         f"\nper task of {costs['lines']} lines: scheduler {costs['scheduler_s'] * 1e3:.2f} ms, "

@@ -11,8 +11,11 @@ score`` to 2.6 GB).
 from __future__ import annotations
 
 import logging
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+
+import numpy as np
 
 #: reference-based metrics computed with sacreBLEU, by the name ktr reports them under
 SACREBLEU_METRICS = ("bleu", "chrf")
@@ -101,13 +104,14 @@ def _cached_extractor(name: str):
 
 class ReferenceScores:
     """BLEU and chrF of each system, fed stretch by stretch (:meth:`add`); with ``keep``, each
-    sentence's statistics are kept too (for bootstrap resampling)."""
+    sentence's statistics are kept too (for bootstrap resampling), as 4-byte integers in one
+    array per system and metric (BLEU's 10 and chrF's 18 a line: 112 bytes a line)."""
 
     def __init__(self, keep: bool = False):
         self.keep = keep
         self._metrics = {name: _extractor(name) for name in SACREBLEU_METRICS}
         self._sums: dict[tuple[str, str], list] = {}
-        self._kept: dict[tuple[str, str], list[list]] = {}
+        self._kept: dict[tuple[str, str], tuple[array, int]] = {}  # the statistics one after another, per line
         self._tokenized: dict[str, int] = {}
 
     def add(self, system: str, hypotheses: Sequence[str], references: Iterable[Sequence[str]]) -> None:
@@ -126,8 +130,9 @@ class ReferenceScores:
                 if stats[0] is None:  # no lines
                     continue
                 self._sums[system, name] = stats[0] if total is None else sum_of_lists([total, stats[0]])
-                if self.keep:
-                    self._kept.setdefault((system, name), []).extend(stats[1])
+                if self.keep and stats[1]:
+                    kept, _ = self._kept.setdefault((system, name), (array("i"), len(stats[1][0])))
+                    kept.extend(value for line in stats[1] for value in line)
 
     def scores(self, system: str) -> dict[str, tuple[float, str]]:
         """``{"bleu": (score, signature), "chrf": (score, signature)}``: the corpus scores (rounded
@@ -143,7 +148,12 @@ class ReferenceScores:
 
     def statistics(self, system: str, name: str) -> list[list]:
         """The kept statistics of every sentence of ``system`` for metric ``name``."""
-        return self._kept[system, name]
+        return self.statistics_array(system, name).tolist()
+
+    def statistics_array(self, system: str, name: str) -> np.ndarray:
+        """:meth:`statistics` as an array of integers, a row per sentence."""
+        kept, width = self._kept[system, name]
+        return np.frombuffer(kept, dtype=np.intc).reshape(-1, width)
 
     def metric(self, name: str):
         """The sacreBLEU metric object ``name`` (its signature knows the number of references)."""

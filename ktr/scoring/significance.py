@@ -34,6 +34,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ktr.matching.tracing import f_beta
 from ktr.scoring.results import SystemResult
 
 DEFAULT_RESAMPLES = 1000
@@ -83,22 +84,21 @@ class ResampledSystem:
         out = []
         for row in counts:
             picked = [s for s, k in zip(self.system.sentences, row) for _ in range(int(k))]
-            value = getattr(dataclasses.replace(self.system, sentences=picked), self.attribute)
+            value = getattr(dataclasses.replace(self.system, sentences=picked, totals=None), self.attribute)
             out.append(np.nan if value is None else value)
         return np.array(out, dtype=float)
 
 
 def ktr_statistic(system: SystemResult) -> Statistic:
     """The system's headline KTR under resampling, from its per-sentence (counted, transferred)
-    (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores)."""
-    if system.aggregation == "weighted":
-        pairs = [(s.weight, s.weight_transferred) for s in system.sentences]
-    elif system.aggregation in ("macro", "micro"):
-        pairs = system.stats
-    else:
+    (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores); the
+    lines the analyzer failed on count for nothing, as in the corpus score."""
+    if system.aggregation not in ("macro", "micro", "weighted"):
         return ResampledSystem(system)
-    stats = np.array(pairs, dtype=float).reshape(-1, 2)
-    counted, transferred = stats[:, 0], stats[:, 1]
+    lines = system.lines()
+    weighted = system.aggregation == "weighted"
+    counted = lines.column("weight" if weighted else "counted")
+    transferred = lines.column("weight_transferred" if weighted else "transferred")
     if system.aggregation == "micro":
         return RatioStatistic(transferred, counted)
     has = counted > 0
@@ -106,25 +106,51 @@ def ktr_statistic(system: SystemResult) -> Statistic:
     if system.no_keywords == "exclude":
         return RatioStatistic(score, has.astype(float))
     filler = 1.0 if system.no_keywords == "one" else 0.0
-    return RatioStatistic(np.where(has, score, filler), np.ones_like(counted))
+    return RatioStatistic(np.where(has, score, filler), lines.ok)
 
 
 def precision_statistic(system: SystemResult) -> Statistic:
     """The system's precision under resampling: pooled words (micro) or the mean of sentences."""
+    lines = system.lines()
+    traced, content = lines.column("traced"), lines.column("content")
     if system.aggregation == "micro":
-        return RatioStatistic(
-            np.array([s.traced if s.failed is None else 0 for s in system.sentences], dtype=float),
-            np.array([s.content if s.failed is None else 0 for s in system.sentences], dtype=float),
-        )
-    return mean_statistic([s.precision for s in system.sentences])
+        return RatioStatistic(traced, content)
+    has = content > 0
+    return RatioStatistic(np.divide(traced, content, out=np.zeros_like(content), where=has), has.astype(float))
 
 
 def f_statistic(system: SystemResult) -> Statistic:
     """The system's F under resampling: the mean of sentence F (micro: F of the pooled figures)."""
+    lines = system.lines()
+    traced, content = lines.column("traced"), lines.column("content")
     if system.aggregation == "micro":
-        return ResampledSystem(system, "f")
+        return MicroF(
+            RatioStatistic(lines.column("transferred"), lines.column("counted")),
+            RatioStatistic(traced, content),
+            system.beta,
+        )
     weighted = system.aggregation == "weighted"
-    return mean_statistic([s.f(system.beta, weighted) for s in system.sentences])  # None for a failed line
+    counted = lines.column("weight" if weighted else "counted")
+    transferred = lines.column("weight_transferred" if weighted else "transferred")
+    found = [
+        f_beta(t / c if c else None, p / w if w else None, system.beta) if ok else None
+        for c, t, w, p, ok in zip(counted.tolist(), transferred.tolist(), content.tolist(), traced.tolist(), lines.ok)
+    ]
+    return mean_statistic(found)
+
+
+@dataclass
+class MicroF:
+    """F-beta of two pooled ratios (micro KTR and precision) under resampling."""
+
+    ktr: RatioStatistic
+    precision: RatioStatistic
+    beta: float
+
+    def scores(self, counts: np.ndarray) -> np.ndarray:
+        pairs = zip(self.ktr.scores(counts).tolist(), self.precision.scores(counts).tolist())
+        found = [f_beta(None if k != k else k, None if p != p else p, self.beta) for k, p in pairs]  # NaN: none
+        return np.array([np.nan if f is None else f for f in found], dtype=float)
 
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
@@ -138,8 +164,9 @@ def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequen
 def statistic_of(metric, stats: Sequence[Sequence[float]]):
     """:func:`sacrebleu_statistic` from sacreBLEU's statistics of every sentence and the metric
     object that extracted them."""
-    score = metric._aggregate_and_compute(stats).score
-    array = np.array(stats, dtype=float).reshape(len(stats), -1)
+    array = np.asarray(stats).reshape(len(stats), -1)
+    score = metric._compute_score_from_stats(array.sum(axis=0).tolist()).score  # as sacreBLEU sums them
+    array = array.astype(float)
     return score, SumStatistic(array, lambda row: metric._compute_score_from_stats(list(row)).score), metric
 
 
@@ -260,14 +287,14 @@ def bootstrap_report(
     for name in SACREBLEU_METRICS if kept is not None else ():
         scores[name], statistics[name] = [], []
         for s in report.systems:
-            score, statistic, metric = statistic_of(kept.metric(name), kept.statistics(s.name, name))
+            score, statistic, metric = statistic_of(kept.metric(name), kept.statistics_array(s.name, name))
             scores[name].append(score)
             statistics[name].append(statistic)
         metric.n_bootstrap, metric.seed = resamples, seed
         if report.sacrebleu is not None:
             report.sacrebleu[name] = str(metric.get_signature())
     flat = [st for metric in statistics for st in statistics[metric]]
-    drawn = iter(bootstrap(flat, len(report.systems[0].sentences), resamples, seed))
+    drawn = iter(bootstrap(flat, len(report.systems[0].lines()), resamples, seed))
     report.signature = dataclasses.replace(
         report.signature, extra={**report.signature.extra, **signature_extra(resamples, seed)}
     )

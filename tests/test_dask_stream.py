@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from test_cli import ktr
 from test_dask import scheduler, without_engine, written  # noqa: F401 (scheduler: the module's cluster)
 
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
-from ktr.scoring.significance import bootstrap_report
+from ktr.scoring.results import SentenceResult, SystemResult
+from ktr.scoring.significance import bootstrap, bootstrap_report, f_statistic, ktr_statistic, precision_statistic
+from ktr.scoring.totals import PerLine, Totals
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
@@ -70,3 +73,32 @@ def test_the_command_line_streams_and_reports_as_on_one_machine(tmp_path, schedu
             assert json.loads(local.stdout)["systems"][1]["ktr_p"] is not None
         else:
             assert dask.stdout == local.stdout and "; 160 sentences\n" in local.stdout
+
+
+@pytest.mark.parametrize("aggregation", ["macro", "micro", "weighted"])
+def test_a_bootstrap_leaves_out_the_lines_the_analyzer_failed_on(aggregation):
+    """Regression: the KTR statistic left a failed line out of its arrays (macro, micro), which
+    were then shorter than the resamples (a ValueError), or counted it (weighted, as a line
+    without keywords). Resampling every line once gives the corpus score, kept or streamed."""
+    lines = [
+        SentenceResult(0, (), 2, 1, 2.0, 0.5, content=4, traced=3),
+        SentenceResult(1, (), 0, 0, failed="the analyzer timed out"),
+        SentenceResult(2, (), 0, 0, content=2, traced=1),
+        SentenceResult(3, (), 3, 3, 1.5, 1.5, content=3, traced=3),
+    ]
+    kept = SystemResult("mt", lines, aggregation, "one")
+    streamed = SystemResult(
+        "mt",
+        [],
+        aggregation,
+        "one",
+        totals=Totals.of(lines, aggregation, "one", 0.5),
+        per_line=PerLine.of(lines, aggregation == "weighted"),
+    )
+    statistics = (ktr_statistic, precision_statistic, f_statistic)
+    once = [stat(kept).scores(np.ones((1, 4)))[0] for stat in statistics]
+    assert once == [kept.ktr, kept.precision, kept.f] == [streamed.ktr, streamed.precision, streamed.f]
+    drawn = bootstrap([stat(kept) for stat in statistics], 4, 50, seed=5)
+    again = bootstrap([stat(streamed) for stat in statistics], 4, 50, seed=5)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(drawn, again))
+    assert all(np.isfinite(a).sum() > 40 for a in drawn)  # most resamples hold a line that scores

@@ -28,6 +28,7 @@ system and metric is scored on the *same* resamples, which is what makes the tes
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -106,7 +107,8 @@ def ktr_statistic(system: SystemResult) -> Statistic:
     if system.no_keywords == "exclude":
         return RatioStatistic(score, has.astype(float))
     filler = 1.0 if system.no_keywords == "one" else 0.0
-    return RatioStatistic(np.where(has, score, filler), lines.ok)
+    ok = lines.ok  # a failed line counts for nothing, not as a line without keywords
+    return RatioStatistic(np.where(has, score, filler) * ok, ok)
 
 
 def precision_statistic(system: SystemResult) -> Statistic:
@@ -132,11 +134,13 @@ def f_statistic(system: SystemResult) -> Statistic:
     weighted = system.aggregation == "weighted"
     counted = lines.column("weight" if weighted else "counted")
     transferred = lines.column("weight_transferred" if weighted else "transferred")
-    found = [
-        f_beta(t / c if c else None, p / w if w else None, system.beta) if ok else None
-        for c, t, w, p, ok in zip(counted.tolist(), transferred.tolist(), content.tolist(), traced.tolist(), lines.ok)
-    ]
-    return mean_statistic(found)
+    rows = zip(counted.tolist(), transferred.tolist(), content.tolist(), traced.tolist(), lines.ok.tolist())
+    return mean_statistic(  # each line's F as SentenceResult.f computes it; None for a failed line
+        [
+            f_beta(hits / keywords if keywords else None, found / words if words else None, system.beta) if ok else None
+            for keywords, hits, words, found, ok in rows
+        ]
+    )
 
 
 @dataclass
@@ -149,8 +153,13 @@ class MicroF:
 
     def scores(self, counts: np.ndarray) -> np.ndarray:
         pairs = zip(self.ktr.scores(counts).tolist(), self.precision.scores(counts).tolist())
-        found = [f_beta(None if k != k else k, None if p != p else p, self.beta) for k, p in pairs]  # NaN: none
+        found = [f_beta(_number(ktr), _number(precision), self.beta) for ktr, precision in pairs]
         return np.array([np.nan if f is None else f for f in found], dtype=float)
+
+
+def _number(value: float) -> float | None:
+    """A resampled score, None where it is undefined (NaN)."""
+    return None if math.isnan(value) else value
 
 
 def sacrebleu_statistic(name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):

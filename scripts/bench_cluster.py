@@ -7,8 +7,8 @@ checked, the workers reading their line ranges) with ``--engine local --jobs 1``
 started beforehand (as a cluster is up before a run; each run's workers still build their
 scorer, which is timed). Then the costs a larger cluster scales with: the scheduler's time
 per task (2,000 empty tasks), the bytes a task sends each way, the client's time per task
-(unpacking and merging its results), a task's time on a worker; and from them an estimate
-for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
+(unpacking its results and summing them into the totals), a task's time on a worker; and
+from them an estimate for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
 process itself, without its workers) on each size of ``--memory-lines``, and with
 ``--confidence`` (each line's figures kept for the bootstrap) on the first;
 ``--engine-lines 0`` measures only that.
@@ -27,6 +27,7 @@ from pathlib import Path
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import TASK_LINES, index_file, ranges, read_range
+from ktr.scoring.totals import Totals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,8 +110,10 @@ def task_costs(source: list[str], english: list[str], analyzer: str) -> dict[str
         packed = scorer.pack(scorer.score_stretch(stretch, details=False))
         worker = time.perf_counter() - start
         start = time.perf_counter()
-        for _ in range(10):
-            scorer.unpack(packed)
+        for _ in range(10):  # unpacked and summed into the system's totals, as the client does
+            totals = Totals(scorer.config.aggregation, scorer.config.no_keywords, scorer.config.f_beta)
+            for sentence in scorer.unpack(packed)[0]["hyp"]:
+                totals.add(sentence)
         client = (time.perf_counter() - start) / 10
     with (
         LocalCluster(

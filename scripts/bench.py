@@ -3,7 +3,7 @@
 
     python scripts/bench.py [--data ../shared/data] [--lines 10000] [--slow-lines 300]
                             [--analyzers kiwi,mecab,okt,komoran,hannanum,kkma] [--repeat 3]
-    python scripts/bench.py --engines [--analyzers kiwi] [--engine-lines 20000] [--memory-lines 200000]
+    python scripts/bench.py --engines [--analyzers kiwi] [--engine-lines 20000] [--memory-lines 200000,1000000]
 
 The corpus is news-dev (Korean source, English translation) repeated to ``--lines`` lines; each
 copy after the first ends in its copy number (" 2", " 3", ...) on both sides, so no line occurs
@@ -200,9 +200,8 @@ def main() -> int:
     parser.add_argument("--engine-lines", type=int, default=20_000, help="lines the engines score (--engines)")
     parser.add_argument(
         "--memory-lines",
-        type=int,
-        default=200_000,
-        help="lines of the client memory measurement (--engines; 0: left out)",
+        default="200000",
+        help="lines of the client memory measurement, or several sizes with commas (--engines; 0: left out)",
     )
     args = parser.parse_args()
     if not (args.data / "news-dev.ko").is_file():
@@ -214,13 +213,13 @@ def main() -> int:
 
         ko, en = read_lines(args.data / "news-dev.ko"), read_lines(args.data / "news-dev.en")
         print(f"ktr {__version__} on {date.today().isoformat()}; {machine()}\n")
-        memory = [corpus(ko, args.memory_lines), corpus(en, args.memory_lines)] if args.memory_lines else []
+        sizes = [int(n) for n in args.memory_lines.split(",") if int(n)]
         bench_cluster.report(
             corpus(ko, args.engine_lines),
             corpus(en, args.engine_lines),
             args.analyzers.split(",")[0],
             args.repeat,
-            memory,
+            [(corpus(ko, n), corpus(en, n)) for n in sizes],
         )
         return 0
     source = corpus(read_lines(args.data / "news-dev.ko"), args.lines)

@@ -7,9 +7,11 @@ checked, the workers reading their line ranges) with ``--engine local --jobs 1``
 started beforehand (as a cluster is up before a run; each run's workers still build their
 scorer, which is timed). Then the costs a larger cluster scales with: the scheduler's time
 per task (2,000 empty tasks), the bytes a task sends each way, the client's time per task
-(unpacking and merging its results), a task's time on a worker; and from them an estimate
-for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
-process itself, without its workers) on ``--memory-lines`` lines.
+(unpacking its results and summing them into the totals), a task's time on a worker; and
+from them an estimate for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
+process itself, without its workers) on each size of ``--memory-lines``, and with
+``--confidence`` (each line's figures kept for the bootstrap) on the first;
+``--engine-lines 0`` measures only that.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import TASK_LINES, index_file, ranges, read_range
+from ktr.scoring.totals import Totals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,8 +110,10 @@ def task_costs(source: list[str], english: list[str], analyzer: str) -> dict[str
         packed = scorer.pack(scorer.score_stretch(stretch, details=False))
         worker = time.perf_counter() - start
         start = time.perf_counter()
-        for _ in range(10):
-            scorer.unpack(packed)
+        for _ in range(10):  # unpacked and summed into the system's totals, as the client does
+            totals = Totals(scorer.config.aggregation, scorer.config.no_keywords, scorer.config.f_beta)
+            for sentence in scorer.unpack(packed)[0]["hyp"]:
+                totals.add(sentence)
         client = (time.perf_counter() - start) / 10
     with (
         LocalCluster(
@@ -145,9 +150,9 @@ def scaling(costs: dict[str, float]) -> list[str]:
     return out
 
 
-def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
+def client_memory(source: list[str], english: list[str], *options: str) -> tuple[float, int]:
     """Seconds and peak resident memory (kB) of the ``ktr score --engine dask`` process itself
-    (its LocalCluster's workers are processes of their own), with a reference."""
+    (its LocalCluster's workers are processes of their own), with a reference and ``options``."""
     with tempfile.TemporaryDirectory() as folder:
         src, hyp = write(Path(folder), "src.ko", source), write(Path(folder), "hyp.en", english)
         # VmHWM, the peak of this process's own memory since it started: ru_maxrss would also count
@@ -158,25 +163,9 @@ def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
             "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
             "print(time.perf_counter() - t, peak, code)"
         )
+        command = ["score", "-s", src, "-t", hyp, "-r", hyp, "-f", "json", "--engine", "dask", "--workers", "2"]
         out = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                probe,
-                "score",
-                "-s",
-                src,
-                "-t",
-                hyp,
-                "-r",
-                hyp,
-                "-f",
-                "json",
-                "--engine",
-                "dask",
-                "--workers",
-                "2",
-            ],
+            [sys.executable, "-c", probe, *command, *options],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -187,20 +176,25 @@ def client_memory(source: list[str], english: list[str]) -> tuple[float, int]:
     return float(out[-3]), int(out[-2])
 
 
-def report(source: list[str], english: list[str], analyzer: str, repeat: int, memory: list[list[str]]) -> None:
-    """Everything above, printed as Markdown tables."""
-    rows = engines(source, english, analyzer, repeat)
+def report(
+    source: list[str], english: list[str], analyzer: str, repeat: int, memory: list[tuple[list[str], list[str]]]
+) -> None:
+    """Everything above, printed as Markdown tables; without ``source`` lines, only the client's
+    memory: on each corpus of ``memory``, and with ``--confidence`` on the first."""
     print("| measurement | lines | seconds | lines/s | ratio |")
     print("|---|---:|---:|---:|---|")
-    for what, n, seconds, ratio in rows:
+    for what, n, seconds, ratio in engines(source, english, analyzer, repeat) if source else []:
         print(f"| {what} | {n} | {seconds:.2f} | {n / seconds:,.0f} | {ratio} |")
-    if memory:
-        seconds, rss = client_memory(*memory)
-        n = len(memory[0])
+    runs = [(lines, ()) for lines in memory] + [(memory[0], ("--confidence",))] if memory else []
+    for (ko, en), options in runs:
+        seconds, rss = client_memory(ko, en, *options)
         print(
-            f"| `ktr score --engine dask --workers 2` with a reference: the client's peak RSS | {n} | "
-            f"{seconds:.2f} | {n / seconds:,.0f} | {rss / 1024:.0f} MB |"
+            f"| `ktr score --engine dask --workers 2 {' '.join(options)}` with a reference: the client's peak RSS "
+            f"| {len(ko)} | {seconds:.2f} | {len(ko) / seconds:,.0f} | {rss / 1024:.0f} MB |",
+            flush=True,
         )
+    if not source:
+        return
     costs = task_costs(source, english, analyzer)
     print(
         f"\nper task of {costs['lines']} lines: scheduler {costs['scheduler_s'] * 1e3:.2f} ms, "

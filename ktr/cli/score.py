@@ -85,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = args.confidence or args.paired_bs
-    report = scorer.score_files(source, systems, references, details=details, statistics=bootstrap)
+    report = scorer.score_files(
+        source, systems, references, details=details, statistics=bootstrap, keep_sentences=details
+    )
     if bootstrap:
         from ktr.scoring.significance import bootstrap_report
 

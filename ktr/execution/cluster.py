@@ -22,6 +22,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from types import FrameType
 from typing import Any, cast
 
@@ -29,7 +30,7 @@ from ktr.errors import KtrError
 from ktr.execution.options import Engine
 from ktr.execution.ranges import Range, read_range
 from ktr.execution.shards import Manifest, write_shard
-from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
+from ktr.execution.unit import Analysed, Scored, Stretch, Unit, fewer_gc_pauses
 
 try:
     from distributed import WorkerPlugin
@@ -103,9 +104,21 @@ class UnitPlugin(WorkerPlugin):
         self.unit = None
 
 
-def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
-    """Every worker's own unit (or analyzer) built with ``factory``, in a worker plugin whose
-    name is returned; the dashboard's address announced."""
+@contextmanager
+def running(engine: Engine) -> Iterator[Engine]:
+    """An engine for several runs on one cluster (``ktr run``'s analysis, then each variant):
+    the engine itself if it names a scheduler, else one naming the scheduler of a LocalCluster
+    started (and announced) here, and stopped after the last run."""
+    if not engine.distributed or engine.scheduler:
+        yield engine
+        return
+    with connect(engine) as client:
+        _announce(client, engine)
+        yield replace(engine, scheduler=client.scheduler.address, workers=None, announce=None)
+
+
+def _announce(client: Any, engine: Engine) -> None:
+    """The cluster and its dashboard's address, told to the engine's ``announce``."""
     if engine.announce is not None:
         n = engine.workers or DEFAULT_WORKERS
         where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
@@ -113,6 +126,12 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
         if not engine.scheduler and importlib.util.find_spec("bokeh") is None:  # the scheduler is here
             dashboard = "none (it needs bokeh: pip install bokeh)"
         engine.announce(f"dask: {where}; dashboard {dashboard}")
+
+
+def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
+    """Every worker's own unit (or analyzer) built with ``factory``, in a worker plugin whose
+    name is returned; the dashboard's address announced."""
+    _announce(client, engine)
     plugin = f"ktr-unit-{uuid.uuid4().hex}"
     try:
         client.register_plugin(UnitPlugin(factory), name=plugin)
@@ -123,19 +142,21 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
 
 def _work(
     plugin: str,
-    item: Stretch | Range,
+    item: Stretch | Range | Analysed,
     name: str,
     details: bool,
     side: Callable[[Stretch], Any] | None,
     shards: str | None,
     index: int,
 ) -> tuple[Any, Any]:
-    """A task: one stretch (sent, or read from its line ranges) scored by the worker's unit;
-    its results packed, with ``side`` of the stretch; written to the shard folder if there is one."""
+    """A task: one stretch (sent, read from its line ranges, or sent with its analyses) scored by
+    the worker's unit; its results packed, with ``side`` of the stretch; written to the shard
+    folder if there is one."""
     unit = worker_unit(plugin)
-    stretch = read_range(item) if isinstance(item, Range) else item
+    analysed = item.analysed if isinstance(item, Analysed) else None
+    stretch = read_range(item) if isinstance(item, Range) else item.stretch if isinstance(item, Analysed) else item
     with fewer_gc_pauses():
-        packed = unit.pack(unit.score_stretch(stretch, name=name, details=details))
+        packed = unit.pack(unit.score_stretch(stretch, analysed, name=name, details=details))
     extra = side(stretch) if side is not None else None
     if shards is not None:
         write_shard(shards, index, stretch.first, packed, extra)
@@ -147,14 +168,16 @@ def worker_unit(plugin: str) -> Any:
     return cast(UnitPlugin, _distributed().get_worker().plugins[plugin]).unit
 
 
-def _lines(item: Stretch | Range) -> int:
+def _lines(item: Stretch | Range | Analysed) -> int:
+    if isinstance(item, Analysed):
+        return len(item.stretch.sources)
     return item.lines if isinstance(item, Range) else len(item.sources)
 
 
 def run_dask(
     unit: Unit,
     factory: Callable[[], Unit],
-    items: Iterator[Stretch | Range],
+    items: Iterator[Stretch | Range | Analysed],
     name: str,
     details: bool,
     engine: Engine,
@@ -188,7 +211,7 @@ def run_dask(
 def _in_order(
     client: Any,
     plugin: str,
-    items: Iterator[Stretch | Range],
+    items: Iterator[Stretch | Range | Analysed],
     name: str,
     details: bool,
     side: Callable[[Stretch], Any] | None,

@@ -10,52 +10,11 @@ from ktr.execution.options import ENGINES, Engine
 from ktr.execution.processes import run_processes
 from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
 
-__all__ = ["ENGINES", "Engine", "iter_stretches", "run_stretches"]
+__all__ = ["ENGINES", "Engine", "iter_stretches"]
 
 
 def _nothing(stretch: Stretch) -> None:
     pass
-
-
-def run_stretches(
-    unit: Unit,
-    stretches: Iterable[Any],
-    name: str,
-    *,
-    processes: int = 1,
-    factory: Callable[[], Unit] | None = None,
-    details: bool = True,
-    side: Callable[[Stretch], Any] | None = None,
-    merge: Callable[[Any], None] | None = None,
-    engine: Engine | None = None,
-    plan: Any = None,
-) -> Scored:
-    """Every system's per-line results on the ``stretches`` and the input warnings, in line
-    order: in this process, or with ``processes`` > 1 in worker processes that build their unit
-    with ``factory``, or on the Dask cluster of ``engine`` (see :func:`iter_stretches`). Without
-    ``details`` the per-line results keep their counts but not their keywords, stretch by
-    stretch, so that memory grows by a few numbers a line. ``side`` is computed from every
-    stretch, or every part of one, and handed to ``merge`` in this process, in line order (ktr
-    sums BLEU and chrF this way): in this process with a local engine, on the worker that scored
-    the stretch with Dask."""
-    results: dict[str, list] = {}
-    messages: list[str] = []
-    for found, notes in iter_stretches(
-        unit,
-        stretches,
-        name,
-        processes=processes,
-        factory=factory,
-        details=details,
-        side=side,
-        merge=merge,
-        engine=engine,
-        plan=plan,
-    ):
-        for system, sentences in found.items():
-            results.setdefault(system, []).extend(sentences)
-        messages += notes
-    return results, messages
 
 
 def iter_stretches(
@@ -71,9 +30,16 @@ def iter_stretches(
     engine: Engine | None = None,
     plan: Any = None,
 ) -> Iterator[Scored]:
-    """:func:`run_stretches`' parts one by one, in line order. With the Dask engine the
-    ``stretches`` may also be line ranges of files the workers read (:class:`~ktr.execution.ranges.Range`),
-    and ``plan`` names the input in a shard manifest (:mod:`ktr.execution.shards`)."""
+    """Every stretch's per-system results and input warnings, one stretch after another in
+    line order: in this process, or with ``processes`` > 1 in worker processes that build their
+    unit with ``factory``, or on the Dask cluster of ``engine``. Without ``details`` the
+    per-line results keep their counts but not their keywords, so that a caller that keeps them
+    grows by a few numbers a line (and one that sums them as they come, not at all). ``side`` is
+    computed from every stretch, or every part of one, and handed to ``merge`` in this process,
+    in line order (ktr sums BLEU and chrF this way): in this process with a local engine, on the
+    worker that scored the stretch with Dask. With the Dask engine the ``stretches`` may also be
+    line ranges of files the workers read (:class:`~ktr.execution.ranges.Range`), and ``plan``
+    names the input in a shard manifest (:mod:`ktr.execution.shards`)."""
     if side is not None and merge is not None:
         each = lambda stretch: merge(side(stretch))  # noqa: E731
     else:

@@ -37,6 +37,14 @@ class Stretch(NamedTuple):
     references: Sequence[Sequence[str]] = ()
 
 
+class Analysed(NamedTuple):
+    """A stretch with its lines' analyses, made where the corpus was analysed once (``ktr run``
+    analyses its source once for all variants): its unit of work scores it without analysing."""
+
+    stretch: Stretch
+    analysed: Sequence[Any]
+
+
 class Unit(Protocol):
     """What an engine needs of the thing that scores a stretch."""
 

@@ -25,6 +25,7 @@ from ktr.config import Config
 from ktr.execution.analyzer_pool import AnalyzerPool
 from ktr.execution.jobs import split_jobs
 from ktr.execution.options import Engine
+from ktr.experiments.cluster import one_cluster, score_variant
 from ktr.experiments.config import Experiment
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
@@ -212,13 +213,15 @@ def run_experiment(
     its ``timeout``); ``analysis_cache`` is the folder of stored analyses (default: ``analyses/``
     in ktr's cache folder); ``jobs`` > 1 analyses on that many cores: in the analyzer's own
     threads if it has them (Kiwi), else in worker processes (:class:`~ktr.execution.analyzer_pool.AnalyzerPool`);
-    with a Dask ``engine``, on the cluster's workers (:class:`~ktr.execution.cluster_analyzer.ClusterAnalyzer`)."""
+    with a Dask ``engine``, on the cluster's workers (:class:`~ktr.execution.cluster_analyzer.ClusterAnalyzer`),
+    where each variant's systems are then scored too (:mod:`ktr.experiments.cluster`)."""
     pools: list = []
-    try:
-        return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools, engine)
-    finally:
-        for pool in pools:
-            pool.close()
+    with one_cluster(engine) as engine:  # the analysis and every variant on one cluster
+        try:
+            return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools, engine)
+        finally:
+            for pool in pools:
+                pool.close()
 
 
 def _run(
@@ -292,11 +295,12 @@ def _variants(
         with progress.bar(f"scoring {vname}", len(outputs)) as bar:
             scorer = Scorer(config, analyzer=analyzer, lexicon=lexicons.get(config.lexicons))
             lexicons[config.lexicons] = scorer.lexicon
-            prepared = scorer.prepare(sources, str(exp.data.source))
-            systems = []
-            for name, lines in outputs.items():
-                systems.append(scorer.score_prepared(prepared, name, lines))
-                bar.update(1)
+            if engine is not None and engine.distributed:  # each stretch of every system on the cluster
+                systems = score_variant(scorer, sources, outputs, str(exp.data.source), engine)
+            else:
+                prepared = scorer.prepare(sources, str(exp.data.source))
+                systems = [scorer.score_prepared(prepared, name, lines) for name, lines in outputs.items()]
+            bar.update(len(outputs))
         signature = scorer.signature
         if exp.compare.resamples:
             signature = dataclasses.replace(

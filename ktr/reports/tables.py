@@ -32,13 +32,14 @@ def as_text(report: Report, sentences: bool = False) -> str:
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     agg = report.signature.aggregation
+    first = report.systems[0].summary()  # the sentences themselves may not have been kept
     lines.append("")
     lines.append(
         f"KTR = {_AGGREGATIONS[agg]} ({agg}); prec = content words of the output traced to the "
         f"source; F = F-beta of KTR and prec (beta {report.systems[0].beta:g}); "
-        f"{len(report.systems[0].sentences)} sentences"
+        f"{first['sentences']} sentences"
     )
-    failed = sum(1 for s in report.systems[0].sentences if s.failed)
+    failed = first["sentences_failed"]
     if failed:
         lines.append(f"NOT SCORED: {failed} sentence(s) on which the analyzer failed (see the warnings)")
     lines.append(f"signature: {report.signature.short()}")

@@ -64,7 +64,7 @@ def as_html(report: Report) -> str:
     header, rows = systems_table(report)
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    sentences = len(report.systems[0].sentences) if report.systems else 0
+    sentences = report.systems[0].figures().sentences if report.systems else 0
     return (
         f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         f"<p>{sentences} sentences; signature: <code>{escape(report.signature.short())}</code></p>"

@@ -11,9 +11,13 @@ score`` to 2.6 GB).
 from __future__ import annotations
 
 import logging
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Literal, TypedDict
+
+import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
@@ -138,13 +142,15 @@ def _cached_extractor(name: str) -> Metric:
 
 class ReferenceScores:
     """BLEU and chrF of each system, fed stretch by stretch (:meth:`add`); with ``keep``, each
-    sentence's statistics are kept too (for bootstrap resampling)."""
+    sentence's statistics are kept too (for bootstrap resampling), as 4-byte integers in one
+    array per system and metric (BLEU's 10 and chrF's 18 a line: 112 bytes a line)."""
 
     def __init__(self, keep: bool = False):
         self.keep = keep
         self._metrics: dict[MetricName, Metric] = {name: _extractor(name) for name in SACREBLEU_METRICS}
         self._sums: dict[tuple[str, str], Statistics] = {}
-        self._kept: dict[tuple[str, str], list[Statistics]] = {}
+        # the kept statistics one after another, and how many a line has
+        self._kept: dict[tuple[str, str], tuple[array[int], int]] = {}
         self._tokenized: dict[str, int] = {}
 
     def add(self, system: str, hypotheses: Sequence[str], references: Iterable[Sequence[str]]) -> None:
@@ -165,7 +171,9 @@ class ReferenceScores:
                 if self.keep:
                     if each is None:  # measured by stretch_statistics without keep
                         raise ValueError(f"{system}: the statistics of each sentence were not kept")
-                    self._kept.setdefault((system, name), []).extend(each)
+                    if each:
+                        kept, _ = self._kept.setdefault((system, name), (array("i"), len(each[0])))
+                        kept.extend(value for line in each for value in line)
 
     def scores(self, system: str) -> dict[str, tuple[float, str]]:
         """``{"bleu": (score, signature), "chrf": (score, signature)}``: the corpus scores (rounded
@@ -179,7 +187,13 @@ class ReferenceScores:
 
     def statistics(self, system: str, name: str) -> list[Statistics]:
         """The kept statistics of every sentence of ``system`` for metric ``name``."""
-        return self._kept[system, name]
+        rows: list[Statistics] = self.statistics_array(system, name).tolist()
+        return rows
+
+    def statistics_array(self, system: str, name: str) -> npt.NDArray[np.intc]:
+        """:meth:`statistics` as an array of integers, a row per sentence."""
+        kept, width = self._kept[system, name]
+        return np.frombuffer(kept, dtype=np.intc).reshape(-1, width)
 
     def metric(self, name: MetricName) -> Metric:
         """The sacreBLEU metric object ``name`` (its signature knows the number of references)."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ktr.korean.keywords import Keyword
 from ktr.matching.tracing import NOTHING_TRACED, Trace, f_beta
+from ktr.scoring.totals import PerLine, Totals, macro, micro  # noqa: F401 (macro, micro: ktr's API here)
 
 if TYPE_CHECKING:
     from ktr.scoring.frames import Frames
@@ -195,28 +196,11 @@ def sentence_result(
     )
 
 
-def macro(stats: Sequence[tuple[int, int]], no_keywords: str) -> float | None:
-    """Mean of sentence scores (the paper). ``stats`` are (counted, transferred) pairs."""
-    total, n = 0.0, 0
-    for counted, transferred in stats:
-        if counted:
-            total += transferred / counted
-            n += 1
-        elif no_keywords != "exclude":
-            total += 1.0 if no_keywords == "one" else 0.0
-            n += 1
-    return total / n if n else None
-
-
-def micro(stats: Sequence[tuple[int, int]]) -> float | None:
-    """All transferred keywords / all counted keywords."""
-    counted = sum(c for c, _ in stats)
-    return sum(t for _, t in stats) / counted if counted else None
-
-
 @dataclass
 class SystemResult:
-    """The corpus-level result of one system (one hypothesis file)."""
+    """The corpus-level result of one system (one hypothesis file): its figures are computed
+    from its sentences, or come from ``totals`` where the sentences were not kept (then
+    ``sentences`` is empty, and ``per_line`` holds what a bootstrap needs, if it was asked for)."""
 
     name: str
     sentences: list[SentenceResult]
@@ -225,6 +209,22 @@ class SystemResult:
     bleu: float | None = None
     chrf: float | None = None
     beta: float = 0.5  # of the F score (Config.f_beta, whose default this is)
+    totals: Totals | None = None
+    per_line: PerLine | None = None
+
+    def figures(self) -> Totals:
+        """The corpus figures: the totals kept, or those of the sentences."""
+        if self.totals is not None:
+            return self.totals
+        return Totals.of(self.sentences, self.aggregation, self.no_keywords, self.beta)
+
+    def lines(self) -> PerLine:
+        """Each line's counts for a bootstrap: those kept, or those of the sentences."""
+        if self.per_line is not None:
+            return self.per_line
+        if self.totals is not None:
+            raise ValueError(f"{self.name}: each line's counts were not kept (score with statistics=True)")
+        return PerLine.of(self.sentences, self.aggregation == "weighted")
 
     @property
     def stats(self) -> list[tuple[int, int]]:
@@ -233,16 +233,16 @@ class SystemResult:
 
     @property
     def ktr_macro(self) -> float | None:
-        return macro(self.stats, self.no_keywords)
+        return self.figures().macro.value
 
     @property
     def ktr_micro(self) -> float | None:
-        return micro(self.stats)
+        return self.figures().ktr_micro
 
     @property
     def ktr_weighted(self) -> float | None:
         """Mean of the class-weighted sentence scores (no_keywords policy as for macro)."""
-        return macro([(s.weight, s.weight_transferred) for s in self.sentences if s.failed is None], self.no_keywords)
+        return self.figures().weighted.value
 
     @property
     def ktr(self) -> float | None:
@@ -252,15 +252,12 @@ class SystemResult:
     @property
     def precision_macro(self) -> float | None:
         """Mean of the sentence precisions (sentences whose output has content words)."""
-        found = [s.precision for s in self.sentences if s.precision is not None]
-        return sum(found) / len(found) if found else None
+        return self.figures().precision.value
 
     @property
     def precision_micro(self) -> float | None:
         """All traced / all content words of the output."""
-        ok = [s for s in self.sentences if s.failed is None]
-        content = sum(s.content for s in ok)
-        return sum(s.traced for s in ok) / content if content else None
+        return self.figures().precision_micro
 
     @property
     def precision(self) -> float | None:
@@ -271,35 +268,33 @@ class SystemResult:
     def f(self) -> float | None:
         """F-beta of KTR and precision: with micro aggregation of the corpus figures, else the mean
         of the sentences' F (weighted: of their class-weighted KTR)."""
-        if self.aggregation == "micro":
-            return f_beta(self.ktr_micro, self.precision_micro, self.beta)
-        weighted = self.aggregation == "weighted"
-        found = [f for s in self.sentences if (f := s.f(self.beta, weighted)) is not None]  # None: failed line
-        return sum(found) / len(found) if found else None
+        return self.figures().f_score
 
     def summary(self) -> dict[str, Any]:
+        t = self.figures()
+        ktr = {"macro": t.macro.value, "micro": t.ktr_micro, "weighted": t.weighted.value}
         return {
             "name": self.name,
-            "ktr": self.ktr,
-            "ktr_macro": self.ktr_macro,
-            "ktr_micro": self.ktr_micro,
-            "ktr_weighted": self.ktr_weighted,
-            "sentences": len(self.sentences),
-            "sentences_scored": sum(1 for s in self.sentences if s.counted),
-            "sentences_without_keywords": sum(1 for s in self.sentences if not s.keyword_count and not s.failed),
-            "sentences_failed": sum(1 for s in self.sentences if s.failed),
-            "hypotheses_empty": sum(1 for s in self.sentences if s.empty_hypothesis),
-            "keywords": sum(s.keyword_count for s in self.sentences),
-            "keywords_counted": sum(s.counted for s in self.sentences),
-            "transferred": sum(s.transferred for s in self.sentences),
-            "keywords_not_in_lexicon": sum(s.missing for s in self.sentences),
-            "precision": self.precision,
-            "precision_micro": self.precision_micro,
-            "f": self.f,
+            "ktr": ktr[self.aggregation],
+            "ktr_macro": ktr["macro"],
+            "ktr_micro": ktr["micro"],
+            "ktr_weighted": ktr["weighted"],
+            "sentences": t.sentences,
+            "sentences_scored": t.scored,
+            "sentences_without_keywords": t.without_keywords,
+            "sentences_failed": t.failed,
+            "hypotheses_empty": t.empty,
+            "keywords": t.keywords,
+            "keywords_counted": t.counted,
+            "transferred": t.transferred,
+            "keywords_not_in_lexicon": t.not_in_lexicon,
+            "precision": t.precision_micro if self.aggregation == "micro" else t.precision.value,
+            "precision_micro": t.precision_micro,
+            "f": t.f_score,
             "f_beta": self.beta,
-            "content_words": sum(s.content for s in self.sentences),
-            "traced": sum(s.traced for s in self.sentences),
-            "added": sum(s.content - s.traced for s in self.sentences),
+            "content_words": t.content,
+            "traced": t.traced,
+            "added": t.added,
             "bleu": self.bleu,
             "chrf": self.chrf,
         }

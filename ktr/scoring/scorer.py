@@ -22,7 +22,7 @@ from functools import partial
 from ktr import __version__
 from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
-from ktr.execution.engines import Engine, iter_stretches, run_stretches
+from ktr.execution.engines import Engine, iter_stretches
 from ktr.execution.jobs import resolve_jobs, split_jobs
 from ktr.execution.ranges import CheckedFile, IndexedFile, check_file, ranges, task_lines
 from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
@@ -33,6 +33,7 @@ from ktr.lexicon import Lexicon
 from ktr.scoring.pipeline import Pipeline, Prepared
 from ktr.scoring.reference import ReferenceScores, stretch_statistics
 from ktr.scoring.results import Report, Signature, SystemResult
+from ktr.scoring.totals import PerLine, Totals
 from ktr.textio import TextFile, aligned, check_counts, scan
 
 
@@ -159,13 +160,18 @@ class Scorer(Pipeline):
         source_name: str = "source",
         details: bool = True,
         statistics: bool = False,
+        keep_sentences: bool = True,
     ) -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
         ``references`` (optional) is a list of reference streams, each as long as ``sources``.
         ``source_name`` names the source in warnings and errors (the CLI passes the file name).
         ``details=False`` keeps each line's counts but not its keywords' results: the same scores
         and summary in far less memory, without per-sentence keyword output. ``statistics=True``
-        keeps sacreBLEU's statistics of every sentence in the report (for a bootstrap)."""
+        keeps sacreBLEU's statistics of every sentence in the report (for a bootstrap).
+        ``keep_sentences=False`` keeps no line's result, only the corpus figures summed as the
+        lines are scored (the summary is the same; ``report.systems[i].sentences`` is empty), so
+        memory does not grow with the corpus; with ``statistics`` too, each line's counts and
+        sacreBLEU statistics are kept as arrays of numbers for the bootstrap."""
         if isinstance(hypotheses, Mapping):
             systems = dict(hypotheses)
         else:
@@ -192,7 +198,9 @@ class Scorer(Pipeline):
         size = self._stretch(len(sources))
         stretches = sliced(sources, systems, references, size)
         plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, details, statistics)
-        return self._score(stretches, list(systems), bool(references), source_name, details, statistics, plan)
+        return self._score(
+            stretches, list(systems), bool(references), source_name, details, statistics, plan, keep_sentences
+        )
 
     def score_files(
         self,
@@ -202,10 +210,12 @@ class Scorer(Pipeline):
         *,
         details: bool = True,
         statistics: bool = False,
+        keep_sentences: bool = True,
     ) -> Report:
         """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
         read a stretch at a time: memory does not grow with the files' length (only by each
-        line's counts, or with ``details`` its keywords' results). ``hypotheses`` maps system
+        line's counts, or with ``details`` its keywords' results; not at all without
+        ``keep_sentences``). ``hypotheses`` maps system
         names to files. Every file is checked (encoding, line counts) before anything is scored."""
         if not hypotheses:
             raise InputError("no hypothesis given")
@@ -227,13 +237,13 @@ class Scorer(Pipeline):
         )
         if self.engine.distributed and all(isinstance(f, IndexedFile) for f in (src, *outs.values(), *refs)):
             found = ranges(src, outs, refs, size)  # the workers read their lines
-            return self._score(found, list(outs), bool(refs), src.name, details, statistics, plan)
+            return self._score(found, list(outs), bool(refs), src.name, details, statistics, plan, keep_sentences)
 
         def stretches() -> Iterator[Stretch]:
             for n, (lines, *rest) in enumerate(aligned([src, *outs.values(), *refs], size)):
                 yield Stretch(n * size, lines, dict(zip(outs, rest[: len(outs)])), rest[len(outs) :])
 
-        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan)
+        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan, keep_sentences)
 
     def _checked(self, f: str | os.PathLike[str] | CheckedFile, allow_empty: bool = False) -> CheckedFile:
         """A file checked once: read by the workers with a cluster (:mod:`ktr.execution.ranges`),
@@ -301,10 +311,17 @@ class Scorer(Pipeline):
         details: bool,
         statistics: bool,
         plan: dict | None = None,
+        keep_sentences: bool = True,
     ) -> Report:
-        """Every stretch scored; BLEU and chrF summed stretch by stretch as the lines go by."""
+        """Every stretch scored; its lines' results kept, or summed into each system's totals as
+        the lines go by; BLEU and chrF summed stretch by stretch."""
+        c = self.config
         metrics = ReferenceScores(keep=statistics) if with_references else None
-        sentences, messages = run_stretches(
+        kept: dict[str, list] = {name: [] for name in names}
+        totals = {name: Totals(c.aggregation, c.no_keywords, c.f_beta) for name in names}
+        lines = {name: PerLine(c.aggregation == "weighted") for name in names}
+        messages: list[str] = []
+        for found, notes in iter_stretches(
             self,
             stretches,
             source_name,
@@ -315,19 +332,28 @@ class Scorer(Pipeline):
             plan=plan,
             side=partial(_reference_statistics, statistics) if metrics else None,
             merge=metrics.merge if metrics else None,
-        )
+        ):
+            for name, sentences in found.items():
+                if keep_sentences:
+                    kept[name] += sentences
+                    continue
+                for sentence in sentences:
+                    totals[name].add(sentence)
+                    if statistics:
+                        lines[name].add(sentence)
+            messages += notes
         for message in messages:
             warnings.warn(message, InputWarning, stacklevel=3)
         results = []
         signatures = None
         for name in names:
-            result = SystemResult(
-                name, sentences[name], self.config.aggregation, self.config.no_keywords, beta=self.config.f_beta
-            )
+            result = SystemResult(name, kept[name], c.aggregation, c.no_keywords, beta=c.f_beta)
+            if not keep_sentences:
+                result.totals, result.per_line = totals[name], lines[name] if statistics else None
             if metrics is not None:
-                found = metrics.scores(name)
-                result.bleu, result.chrf = found["bleu"][0], found["chrf"][0]
-                signatures = {k: v[1] for k, v in found.items()}
+                scores = metrics.scores(name)
+                result.bleu, result.chrf = scores["bleu"][0], scores["chrf"][0]
+                signatures = {k: v[1] for k, v in scores.items()}
             results.append(result)
         return Report(
             self.signature, results, signatures, warnings=messages, references=metrics, headline=self.config.headline

@@ -28,12 +28,14 @@ system and metric is scored on the *same* resamples, which is what makes the tes
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from ktr.matching.tracing import f_beta
 from ktr.scoring.results import Report, SystemResult
 
 if TYPE_CHECKING:
@@ -88,23 +90,21 @@ class ResampledSystem:
         out = []
         for row in counts:
             picked = [s for s, k in zip(self.system.sentences, row) for _ in range(int(k))]
-            value = getattr(dataclasses.replace(self.system, sentences=picked), self.attribute)
+            value = getattr(dataclasses.replace(self.system, sentences=picked, totals=None), self.attribute)
             out.append(np.nan if value is None else value)
         return np.array(out, dtype=float)
 
 
 def ktr_statistic(system: SystemResult) -> Statistic:
     """The system's headline KTR under resampling, from its per-sentence (counted, transferred)
-    (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores)."""
-    pairs: Sequence[tuple[float, float]]
-    if system.aggregation == "weighted":
-        pairs = [(s.weight, s.weight_transferred) for s in system.sentences]
-    elif system.aggregation in ("macro", "micro"):
-        pairs = system.stats
-    else:
+    (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores); the
+    lines the analyzer failed on count for nothing, as in the corpus score."""
+    if system.aggregation not in ("macro", "micro", "weighted"):
         return ResampledSystem(system)
-    stats = np.array(pairs, dtype=float).reshape(-1, 2)
-    counted, transferred = stats[:, 0], stats[:, 1]
+    lines = system.lines()
+    weighted = system.aggregation == "weighted"
+    counted = lines.column("weight" if weighted else "counted")
+    transferred = lines.column("weight_transferred" if weighted else "transferred")
     if system.aggregation == "micro":
         return RatioStatistic(transferred, counted)
     has = counted > 0
@@ -112,25 +112,59 @@ def ktr_statistic(system: SystemResult) -> Statistic:
     if system.no_keywords == "exclude":
         return RatioStatistic(score, has.astype(float))
     filler = 1.0 if system.no_keywords == "one" else 0.0
-    return RatioStatistic(np.where(has, score, filler), np.ones_like(counted))
+    ok = lines.ok  # a failed line counts for nothing, not as a line without keywords
+    return RatioStatistic(np.where(has, score, filler) * ok, ok)
 
 
 def precision_statistic(system: SystemResult) -> Statistic:
     """The system's precision under resampling: pooled words (micro) or the mean of sentences."""
+    lines = system.lines()
+    traced, content = lines.column("traced"), lines.column("content")
     if system.aggregation == "micro":
-        return RatioStatistic(
-            np.array([s.traced if s.failed is None else 0 for s in system.sentences], dtype=float),
-            np.array([s.content if s.failed is None else 0 for s in system.sentences], dtype=float),
-        )
-    return mean_statistic([s.precision for s in system.sentences])
+        return RatioStatistic(traced, content)
+    has = content > 0
+    return RatioStatistic(np.divide(traced, content, out=np.zeros_like(content), where=has), has.astype(float))
 
 
 def f_statistic(system: SystemResult) -> Statistic:
     """The system's F under resampling: the mean of sentence F (micro: F of the pooled figures)."""
+    lines = system.lines()
+    traced, content = lines.column("traced"), lines.column("content")
     if system.aggregation == "micro":
-        return ResampledSystem(system, "f")
+        return MicroF(
+            RatioStatistic(lines.column("transferred"), lines.column("counted")),
+            RatioStatistic(traced, content),
+            system.beta,
+        )
     weighted = system.aggregation == "weighted"
-    return mean_statistic([s.f(system.beta, weighted) for s in system.sentences])  # None for a failed line
+    counted = lines.column("weight" if weighted else "counted")
+    transferred = lines.column("weight_transferred" if weighted else "transferred")
+    rows = zip(counted.tolist(), transferred.tolist(), content.tolist(), traced.tolist(), lines.ok.tolist())
+    return mean_statistic(  # each line's F as SentenceResult.f computes it; None for a failed line
+        [
+            f_beta(hits / keywords if keywords else None, found / words if words else None, system.beta) if ok else None
+            for keywords, hits, words, found, ok in rows
+        ]
+    )
+
+
+@dataclass
+class MicroF:
+    """F-beta of two pooled ratios (micro KTR and precision) under resampling."""
+
+    ktr: RatioStatistic
+    precision: RatioStatistic
+    beta: float
+
+    def scores(self, counts: np.ndarray) -> np.ndarray:
+        pairs = zip(self.ktr.scores(counts).tolist(), self.precision.scores(counts).tolist())
+        found = [f_beta(_number(ktr), _number(precision), self.beta) for ktr, precision in pairs]
+        return np.array([np.nan if f is None else f for f in found], dtype=float)
+
+
+def _number(value: float) -> float | None:
+    """A resampled score, None where it is undefined (NaN)."""
+    return None if math.isnan(value) else value
 
 
 def sacrebleu_statistic(
@@ -143,11 +177,12 @@ def sacrebleu_statistic(
     return statistic_of(metric, stats)
 
 
-def statistic_of(metric: Metric, stats: list[Statistics]) -> tuple[float, SumStatistic, Metric]:
+def statistic_of(metric: Metric, stats: list[Statistics] | np.ndarray) -> tuple[float, SumStatistic, Metric]:
     """:func:`sacrebleu_statistic` from sacreBLEU's statistics of every sentence and the metric
     object that extracted them."""
-    score: float = metric._aggregate_and_compute(stats).score
-    array = np.array(stats, dtype=float).reshape(len(stats), -1)
+    array = np.asarray(stats).reshape(len(stats), -1)
+    score: float = metric._compute_score_from_stats(array.sum(axis=0).tolist()).score  # as sacreBLEU sums them
+    array = array.astype(float)
     return score, SumStatistic(array, lambda row: metric._compute_score_from_stats(list(row)).score), metric
 
 
@@ -270,14 +305,14 @@ def bootstrap_report(
         for name in SACREBLEU_METRICS:
             scores[name], statistics[name] = [], []
             for s in report.systems:
-                score, statistic, metric = statistic_of(kept.metric(name), kept.statistics(s.name, name))
+                score, statistic, metric = statistic_of(kept.metric(name), kept.statistics_array(s.name, name))
                 scores[name].append(score)
                 statistics[name].append(statistic)
             metric.n_bootstrap, metric.seed = resamples, seed
             if report.sacrebleu is not None:
                 report.sacrebleu[name] = str(metric.get_signature())
     flat = [st for metric in statistics for st in statistics[metric]]
-    drawn = iter(bootstrap(flat, len(report.systems[0].sentences), resamples, seed))
+    drawn = iter(bootstrap(flat, len(report.systems[0].lines()), resamples, seed))
     report.signature = dataclasses.replace(
         report.signature, extra={**report.signature.extra, **signature_extra(resamples, seed)}
     )

@@ -458,3 +458,26 @@ def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
     row = out.splitlines()[2].split()
     assert row[:2] == ["long", "1.0000"]  # the other two lines, both transferred
+
+
+def test_lexicon_coverage_exits_3_when_a_line_is_not_analysed(capsys, failing):
+    src, _, cfg = failing
+    code, out, err = ktr(capsys, "lexicon", "coverage", "-s", src, "-c", cfg, "-f", "json")
+    assert code == 3
+    assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
+    doc = json.loads(out)  # the report of the other two lines: 방 and 열쇠 twice, all in the core lexicon
+    assert (doc["keyword_tokens"], doc["coverage"], doc["top_missing"]) == (4, 1.0, [])
+
+
+def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
+    src, ref, cfg = failing
+    code, out, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg)
+    assert code == 3 and out.startswith("# ")  # the report of the other lines, then the exit code
+    assert "2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
+    gold = write(
+        tmp_path / "gold.tsv",
+        "# ktr judged keywords, version 1\nline\tstart\tend\tlemma\tlabel\n1\t0\t1\t방\tT\n2\t0\t2\t학생\tT\n",
+    )
+    code, _, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg, "--gold", gold, "-o", tmp_path / "agreed")
+    assert code == 3 and "not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
+    assert sorted(p.name for p in (tmp_path / "agreed").iterdir()) == ["agreement.json", "agreement.md"]

@@ -219,6 +219,39 @@ def test_score_confidence_fields(capsys, case):
     assert second["ktr_p"] == 1.0 and second["bleu_p"] == 1.0  # the same output: no difference
 
 
+def test_score_a_table_by_its_columns(capsys, case, tmp_path):
+    # the same lines as files and as a TSV table's columns: the same report, systems named by column
+    src, hyp, cfg = case
+    table = write(tmp_path / "t.tsv", "ko\tout\tref\n" + "".join(f"{s}\t{o}\t{o}\n" for s, o in zip(SOURCE, OUTPUT)))
+    code, files, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-r", hyp, "-c", cfg, "-f", "json")
+    assert code == 0
+    columns = ["--source-column", "ko", "--system-column", "out", "--reference-column", "ref"]
+    code, out, _ = ktr(capsys, "score", "-s", table, *columns, "-c", cfg, "-f", "json")
+    assert code == 0 and out == files.replace(str(src), str(table))
+    code, out, _ = ktr(capsys, "score", "-s", table, "--source-column", "ko", "--system-column", "out", "ko", "-c", cfg)
+    assert code == 0 and [row.split()[0] for row in out.splitlines()[2:4]] == ["out", "ko"]
+    for args, message in [
+        (
+            ["--source-column", "ko", "--system-column", "out"],
+            "a table needs -s TABLE, --source-column and --system-column",
+        ),
+        (["-s", table, "--system-column", "out"], "a table needs -s TABLE, --source-column and --system-column"),
+        (["-s", table, "--source-column", "ko"], "a table needs -s TABLE, --source-column and --system-column"),
+        (
+            ["-s", table, "-r", hyp, "--source-column", "ko", "--system-column", "out"],
+            "with a table, systems and references are its columns (--system-column, --reference-column), not files",
+        ),
+        (["-s", table, "--source-column", "ko", "--system-column", "out", "out"], "--system-column: each system once"),
+        (
+            ["-s", table, "--source-column", "ko", "--system-column", "out", "--paired-bs"],
+            "--paired-bs needs at least two systems (the first is the baseline)",
+        ),
+    ]:
+        code, out, err = ktr(capsys, "score", *args)
+        assert (code, out) == (1, ""), args
+        error_is(err, message)
+
+
 # ktr keywords ---------------------------------------------------------------------------------
 
 
@@ -268,6 +301,12 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
     code, _, err = ktr(capsys, "run", config, "-q", "--overwrite", "--jobs", "-2")
     assert code == 1
     one_line_error(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
+    code, _, err = ktr(capsys, "run", config, "-q", "--engine", "dask", "--jobs", "2")
+    assert code == 1
+    error_is(err, "--jobs is this machine's cores (--engine local); a Dask cluster's are its --workers")
+    code, _, err = ktr(capsys, "run", config, "-q", "--engine", "dask", "--jobs", "1")  # one core: allowed,
+    assert code == 1  # and the full output folder is refused before a cluster starts
+    one_line_error(err, "runs/exp: output folder exists and is not empty; use --overwrite")
     long_src, long_hyp, _ = failing
     slow = experiment(
         tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, matching: [exact]}", name="slow"

@@ -157,6 +157,9 @@ def test_score_formats_and_headline(capsys, case):
     assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
     assert "segments" not in json.loads(out)["systems"][0]  # only with --sentences
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences")
+    segments = json.loads(out)["systems"][0]["segments"]
+    assert code == 0 and [(s["index"], s["score"]) for s in segments] == [(0, 2 / 3), (1, 1.0), (2, 0.5), (3, None)]
 
 
 def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):

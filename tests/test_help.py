@@ -42,8 +42,8 @@ def test_every_option_is_documented(command):
 
 
 def test_the_defaults_are_those_the_help_states():
-    """An option whose help says "(default N)" has N as its default; one that says nothing has
-    none but a switch's False or -f's first format."""
+    """An option whose help says "(default N)" has N as its default; of those whose help says
+    none, only the switches (False), -f (text) and --top (30, docs/lexicons.md) have one."""
     stated = {}
     for command in COMMANDS:
         for a in subparser(command)._actions:

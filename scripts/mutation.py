@@ -3,6 +3,7 @@
     python scripts/mutation.py                       # every group below, 15 minutes each at most
     python scripts/mutation.py scoring cli --minutes 10 --jobs 2
     python scripts/mutation.py --list                # the groups: modules and the tests run on them
+    python scripts/mutation.py cli --again --minutes 30  # continue cli's last run, its survivors first
 
 mutmut changes one small thing at a time in a module (a ``<`` into ``<=``, a string into
 another, a ``return x`` into ``return None``) and runs the tests that reach the changed
@@ -32,6 +33,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
@@ -70,6 +72,7 @@ def settings(modules: list[str], tests: list[str]) -> str:
 ORDER_PLUGIN = """\
 import json
 from pathlib import Path
+from typing import TextIO
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -100,26 +103,48 @@ def prepare(group: str) -> Path:
     return where
 
 
-def run_group(group: str, minutes: float, jobs: int) -> dict:
-    where = prepare(group)
+def refresh(group: str) -> tuple[Path, list[str]]:
+    """The group's copy from an earlier run, with the checkout's tests copied into it afresh, and
+    the mutants that run left alive (survived or no tests), to be tested again."""
+    where = WORK / group
+    if not (where / "mutants").is_dir():
+        sys.exit(f"mutation.py: --again: {where} holds no earlier run of {group}")
+    for folder in (where / "tests", where / "mutants" / "tests"):
+        shutil.copytree(ROOT / "tests", folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    (where / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)  # which tests reach what: measured again
+    alive = (where / "survivors.txt").read_text(encoding="utf-8").split()
+    return where, [name.rstrip(":") for name in alive if name.startswith("ktr.")]
+
+
+def mutmut(where: Path, env: dict, names: list[str], jobs: int, deadline: float, log: TextIO) -> bool:
+    """``mutmut run`` (on ``names`` only, if given) until it ends (True) or the deadline (False)."""
+    proc = subprocess.Popen(
+        ["mutmut", "run", "--max-children", str(jobs), *names],
+        cwd=where,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        proc.wait(timeout=max(deadline - time.monotonic(), 0))
+        return True
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        return False
+
+
+def run_group(group: str, minutes: float, jobs: int, again: bool = False) -> dict:
+    where, alive = refresh(group) if again else (prepare(group), [])
     env = {**os.environ, "KTR_CACHE_DIR": str(WORK / "cache")}  # mutants never write the user's cache
     started = time.monotonic()
-    with open(where / "mutmut.log", "w", encoding="utf-8") as log:
-        proc = subprocess.Popen(
-            ["mutmut", "run", "--max-children", str(jobs)],
-            cwd=where,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            proc.wait(timeout=minutes * 60)
-            finished = True
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait()
-            finished = False
+    deadline = started + minutes * 60
+    with open(where / "mutmut.log", "a" if again else "w", encoding="utf-8") as log:
+        # again: first the survivors of the last run with the new tests, then the mutants not run yet
+        finished = mutmut(where, env, alive, jobs, deadline, log) if alive else True
+        if finished:
+            finished = mutmut(where, env, [], jobs, deadline, log)
     subprocess.run(["mutmut", "export-cicd-stats"], cwd=where, env=env, capture_output=True)
     stats_file = where / "mutants" / "mutmut-cicd-stats.json"
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
@@ -174,6 +199,12 @@ def main() -> int:
     parser.add_argument("groups", nargs="*", help=f"groups to run (default all: {', '.join(GROUPS)})")
     parser.add_argument("--minutes", type=float, default=15, help="time limit of each group (default 15)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="continue the groups' last run in .mutation/: its verdicts stand, the tests are copied "
+        "afresh, its survivors are tested again, then the mutants it did not reach",
+    )
     parser.add_argument("--list", action="store_true", help="print the groups and exit")
     args = parser.parse_args()
     if args.list:
@@ -188,7 +219,7 @@ def main() -> int:
         return 1
     found = []
     for group in args.groups or list(GROUPS):
-        found.append(run_group(group, args.minutes, args.jobs))
+        found.append(run_group(group, args.minutes, args.jobs, args.again))
         print(line(found[-1]), flush=True)
         for function, n in Counter(readable(name) for name in found[-1]["survivors"]).items():
             print(f"    {n:>3} alive in {function}")

@@ -5,6 +5,7 @@ chains for groups over EXACT_LIMIT keywords."""
 
 import pytest
 
+from ktr import Config, Scorer
 from ktr.english.tokens import tokenize
 from ktr.matching.assignment import EXACT_LIMIT, Candidate, assign
 from ktr.matching.stages import match_sentence
@@ -102,3 +103,40 @@ def test_the_greedy_path_follows_an_augmenting_chain_two_keywords_deep():
     cands.update({f: [candidate(f, 10 + f), candidate(f, 50)] for f in fillers})
     found = assign(cands)
     assert {n: c.start for n, c in found.items()} == {o: 1, p: 2, k: 0, **{f: 10 + f for f in fillers}}
+
+
+def test_the_search_gives_up_a_first_choice_that_blocks_another_keyword(kiwi, tmp_path):
+    # 가방 (bag; case) takes "bag" first, as listed first, which leaves 봉투 (bag) nothing; only the
+    # search over the whole group finds the assignment of all three: 가방 "case", 봉투 "bag",
+    # 상자 (box; case) "box". A bound on what the keywords still to place can add that is too low
+    # stops the search at the first assignment found (two of three)
+    lexicon = tmp_path / "bags.tsv"
+    lexicon.write_text(
+        "# ktr-lexicon/1\n가방\tnoun\tbag;case\n봉투\tnoun\tbag\n상자\tnoun\tbox;case\n", encoding="utf-8"
+    )
+    scorer = Scorer(Config(lexicons=(str(lexicon),), matching=("exact",)), analyzer=kiwi)
+    report = scorer.score(["가방과 봉투와 상자."], {"out": ["the bag and the case and the box"]})
+    (sentence,) = report.systems[0].sentences
+    assert [(r.keyword.lemma, r.matched) for r in sentence.keywords] == [
+        ("가방", "case"),
+        ("봉투", "bag"),
+        ("상자", "box"),
+    ]
+    assert sentence.score == 1.0
+
+
+def test_a_repeated_word_placed_first_keeps_its_place_against_weaker_matches():
+    # the first keyword, said twice (weight 2), matches "paper bag" as written; the second and
+    # third only by WordNet synonyms, one word each. Both choices transfer two keywords; the
+    # strong match is placed first and kept (the module doc). The search must undo the weight of
+    # two it added, or the weaker pair looks larger and wins
+    targets = [
+        Targets(("paper bag",)),
+        Targets(("sheet",), synonyms=("paper",)),
+        Targets(("sack",), synonyms=("bag",)),
+        Targets(("paper bag",)),
+    ]
+    assert chosen(targets, "a paper bag", ("exact", "synonym")) == {
+        0: ("paper bag", 1, "exact"),
+        3: ("paper bag", 1, "exact"),
+    }

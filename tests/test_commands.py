@@ -157,6 +157,9 @@ def test_score_formats_and_headline(capsys, case):
     assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
     assert "segments" not in json.loads(out)["systems"][0]  # only with --sentences
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences")
+    segments = json.loads(out)["systems"][0]["segments"]
+    assert code == 0 and [(s["index"], s["score"]) for s in segments] == [(0, 2 / 3), (1, 1.0), (2, 0.5), (3, None)]
 
 
 def test_score_two_files_of_one_name_are_two_systems(capsys, case, tmp_path):
@@ -219,6 +222,39 @@ def test_score_confidence_fields(capsys, case):
     assert second["ktr_p"] == 1.0 and second["bleu_p"] == 1.0  # the same output: no difference
 
 
+def test_score_a_table_by_its_columns(capsys, case, tmp_path):
+    # the same lines as files and as a TSV table's columns: the same report, systems named by column
+    src, hyp, cfg = case
+    table = write(tmp_path / "t.tsv", "ko\tout\tref\n" + "".join(f"{s}\t{o}\t{o}\n" for s, o in zip(SOURCE, OUTPUT)))
+    code, files, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-r", hyp, "-c", cfg, "-f", "json")
+    assert code == 0
+    columns = ["--source-column", "ko", "--system-column", "out", "--reference-column", "ref"]
+    code, out, _ = ktr(capsys, "score", "-s", table, *columns, "-c", cfg, "-f", "json")
+    assert code == 0 and out == files.replace(str(src), str(table))
+    code, out, _ = ktr(capsys, "score", "-s", table, "--source-column", "ko", "--system-column", "out", "ko", "-c", cfg)
+    assert code == 0 and [row.split()[0] for row in out.splitlines()[2:4]] == ["out", "ko"]
+    for args, message in [
+        (
+            ["--source-column", "ko", "--system-column", "out"],
+            "a table needs -s TABLE, --source-column and --system-column",
+        ),
+        (["-s", table, "--system-column", "out"], "a table needs -s TABLE, --source-column and --system-column"),
+        (["-s", table, "--source-column", "ko"], "a table needs -s TABLE, --source-column and --system-column"),
+        (
+            ["-s", table, "-r", hyp, "--source-column", "ko", "--system-column", "out"],
+            "with a table, systems and references are its columns (--system-column, --reference-column), not files",
+        ),
+        (["-s", table, "--source-column", "ko", "--system-column", "out", "out"], "--system-column: each system once"),
+        (
+            ["-s", table, "--source-column", "ko", "--system-column", "out", "--paired-bs"],
+            "--paired-bs needs at least two systems (the first is the baseline)",
+        ),
+    ]:
+        code, out, err = ktr(capsys, "score", *args)
+        assert (code, out) == (1, ""), args
+        error_is(err, message)
+
+
 # ktr keywords ---------------------------------------------------------------------------------
 
 
@@ -268,6 +304,12 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
     code, _, err = ktr(capsys, "run", config, "-q", "--overwrite", "--jobs", "-2")
     assert code == 1
     one_line_error(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
+    code, _, err = ktr(capsys, "run", config, "-q", "--engine", "dask", "--jobs", "2")
+    assert code == 1
+    error_is(err, "--jobs is this machine's cores (--engine local); a Dask cluster's are its --workers")
+    code, _, err = ktr(capsys, "run", config, "-q", "--engine", "dask", "--jobs", "1")  # one core: allowed,
+    assert code == 1  # and the full output folder is refused before a cluster starts
+    one_line_error(err, "runs/exp: output folder exists and is not empty; use --overwrite")
     long_src, long_hyp, _ = failing
     slow = experiment(
         tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, matching: [exact]}", name="slow"
@@ -458,3 +500,26 @@ def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
     row = out.splitlines()[2].split()
     assert row[:2] == ["long", "1.0000"]  # the other two lines, both transferred
+
+
+def test_lexicon_coverage_exits_3_when_a_line_is_not_analysed(capsys, failing):
+    src, _, cfg = failing
+    code, out, err = ktr(capsys, "lexicon", "coverage", "-s", src, "-c", cfg, "-f", "json")
+    assert code == 3
+    assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
+    doc = json.loads(out)  # the report of the other two lines: 방 and 열쇠 twice, all in the core lexicon
+    assert (doc["keyword_tokens"], doc["coverage"], doc["top_missing"]) == (4, 1.0, [])
+
+
+def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
+    src, ref, cfg = failing
+    code, out, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg)
+    assert code == 3 and out.startswith("# ")  # the report of the other lines, then the exit code
+    assert "2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
+    gold = write(
+        tmp_path / "gold.tsv",
+        "# ktr judged keywords, version 1\nline\tstart\tend\tlemma\tlabel\n1\t0\t1\t방\tT\n2\t0\t2\t학생\tT\n",
+    )
+    code, _, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg, "--gold", gold, "-o", tmp_path / "agreed")
+    assert code == 3 and "not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
+    assert sorted(p.name for p in (tmp_path / "agreed").iterdir()) == ["agreement.json", "agreement.md"]

@@ -120,6 +120,7 @@ def test_keywords_and_standard_input_as_on_one_machine(tmp_path, scheduler):
     dask = ktr("keywords", "-s", src, "--engine", "dask", "--scheduler", scheduler)
     assert (local.returncode, dask.returncode) == (0, 0) and dask.stdout == local.stdout
     assert dask.stderr.count("warning") == local.stderr.count("warning") == 10
+    assert f"ktr: dask: {scheduler}; dashboard " in dask.stderr  # it did run on the cluster
     # the hypotheses on standard input: sent to the workers, not read by them
     import subprocess
     import sys

@@ -39,3 +39,33 @@ def test_every_option_is_documented(command):
     spellings = [a.option_strings for a in subparser(command)._actions if a.option_strings and a.dest != "help"]
     undocumented = [s for s in spellings if not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", docs) for o in s)]
     assert spellings and undocumented == []
+
+
+def test_the_defaults_are_those_the_help_states():
+    """An option whose help says "(default N)" has N as its default; of those whose help says
+    none, only the switches (False), -f (text) and --top (30, docs/lexicons.md) have one."""
+    stated = {}
+    for command in COMMANDS:
+        for a in subparser(command)._actions:
+            found = re.search(r"[(;] ?default:? ([^;)]+)\)", a.help or "")
+            if a.default is not None and a.dest != "help":
+                stated[command, a.dest] = (a.default, found.group(1) if found else None)
+    assert {key: (default, said) for key, (default, said) in stated.items() if said is not None} == {
+        ("score", "bootstrap_resamples"): (1000, "1000"),
+        ("score", "seed"): (12345, "12345"),
+        ("score", "jobs"): (1, "1"),
+        ("score", "engine"): ("local", "local"),
+        ("run", "jobs"): (1, "1"),
+        ("run", "engine"): ("local", "local"),
+        ("keywords", "engine"): ("local", "local"),
+        ("meta-eval", "seed"): (1, "1"),
+    }
+    unstated = {key: default for key, (default, said) in stated.items() if said is None}
+    assert unstated == {
+        **{("score", d): False for d in ("sentences", "explain", "sample", "confidence", "paired_bs", "resume")},
+        ("score", "format"): "text",
+        ("run", "quiet"): False,
+        ("run", "overwrite"): False,
+        ("lexicon", "format"): "text",
+        ("lexicon", "top"): 30,  # docs/lexicons.md: --top N, 30 by default
+    }

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_ERROR, EXIT_OK, config_from
+from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from
 from ktr.errors import KtrError
+
+if TYPE_CHECKING:
+    from ktr.korean.keywords import Keyword
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,12 +53,16 @@ def run(args: argparse.Namespace) -> int:
         if not args.src:
             raise KtrError("ktr lexicon coverage needs -s SOURCE")
         source = scan(args.src)
-        stretches = Scorer(config.replace(lexicons=lexicons)).prepare_file(source)
-        cov = tools.coverage(
-            (kws, [lk is not None for lk in looked])
-            for prepared in stretches
-            for kws, looked in zip(prepared.keywords, prepared.lookups)
-        )
+        failed = 0  # lines the analyzer failed on: no keywords, so not counted (a warning names each)
+
+        def keyword_lines() -> Iterator[tuple[list[Keyword], list[bool]]]:
+            nonlocal failed
+            for prepared in Scorer(config.replace(lexicons=lexicons)).prepare_file(source):
+                failed += sum(1 for why in prepared.failed if why)
+                for kws, looked in zip(prepared.keywords, prepared.lookups):
+                    yield kws, [lk is not None for lk in looked]
+
+        cov = tools.coverage(keyword_lines())
         doc = cov.to_dict(top=args.top)
         if args.format == "json":
             print(json.dumps(doc, ensure_ascii=False, indent=2))
@@ -69,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                 "most frequent missing lemmas: "
                 + ", ".join(f"{m['lemma']}/{m['class']}×{m['count']}" for m in doc["top_missing"])
             )
-        return EXIT_OK
+        return EXIT_FAILED_LINES if failed else EXIT_OK
     lexicon = load_lexicon(lexicons)
     if args.action == "stats":
         doc = tools.stats(lexicon)

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ktr.cli.common import EXIT_OK, config_from
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, config_from
 from ktr.errors import KtrError
+
+if TYPE_CHECKING:
+    from ktr.scoring.pipeline import Prepared
+    from ktr.scoring.scorer import Scorer
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
     from ktr.experiments import metaeval
     from ktr.reports import metaeval as report
     from ktr.reports.common import check_folder
-    from ktr.scoring.scorer import Scorer
     from ktr.textio import check_same_length, read_lines
 
     files = {args.src: read_lines(args.src)}
@@ -52,24 +56,43 @@ def run(args: argparse.Namespace) -> int:
             f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
             "scored against another line's translation)"
         )
-    result = metaeval.run(Scorer(config_from(args)), files[args.src], files[args.ref], seed=args.seed)
-    return _report(args, report, result)
+    scorer, failed = _scorer(args)
+    result = metaeval.run(scorer, files[args.src], files[args.ref], seed=args.seed)
+    return _report(args, report, result, failed())
 
 
-def _report(args: argparse.Namespace, report: Any, result: Any) -> int:
+def _scorer(args: argparse.Namespace) -> tuple[Scorer, Callable[[], int]]:
+    """The config's scorer, and how many source lines its analyzer has failed on so far: they are
+    not scored, a warning names each, and the command exits with EXIT_FAILED_LINES."""
+    from ktr.scoring.scorer import Scorer
+
+    failed = 0
+
+    class Counting(Scorer):
+        def prepare(self, sources: Sequence[str], name: str = "source", first_line: int = 1) -> Prepared:
+            nonlocal failed
+            prepared = super().prepare(sources, name, first_line)
+            failed += sum(1 for why in prepared.failed if why)
+            return prepared
+
+    return Counting(config_from(args)), lambda: failed
+
+
+def _report(args: argparse.Namespace, report: Any, result: Any, failed: int) -> int:
     """The report module's files into ``-o``, or its Markdown on stdout."""
     if args.output:
         for path in report.write(result, args.output):
             print(f"wrote {path}", file=sys.stderr)
     else:
         sys.stdout.write(report.to_markdown(result))
-    return EXIT_OK
+    return EXIT_FAILED_LINES if failed else EXIT_OK
 
 
 def _agreement(args: argparse.Namespace, sources: list[str], translations: list[str]) -> int:
     from ktr.experiments.judged import agreement, read_gold
     from ktr.reports import agreement as report
-    from ktr.scoring.scorer import Scorer
 
     gold = read_gold(args.gold)
-    return _report(args, report, agreement(Scorer(config_from(args)), sources, translations, gold, args.gold))
+    scorer, failed = _scorer(args)
+    result = agreement(scorer, sources, translations, gold, args.gold)
+    return _report(args, report, result, failed())

@@ -515,7 +515,7 @@ def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
     src, ref, cfg = failing
     code, out, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg)
     assert code == 3 and out.startswith("# ")  # the report of the other lines, then the exit code
-    assert "2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
+    assert f"{src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
     gold = write(
         tmp_path / "gold.tsv",
         "# ktr judged keywords, version 1\nline\tstart\tend\tlemma\tlabel\n1\t0\t1\t방\tT\n2\t0\t2\t학생\tT\n",

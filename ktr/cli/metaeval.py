@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             "scored against another line's translation)"
         )
     scorer, failed = _scorer(args)
-    result = metaeval.run(scorer, files[args.src], files[args.ref], seed=args.seed)
+    result = metaeval.run(scorer, files[args.src], files[args.ref], seed=args.seed, source_name=args.src)
     return _report(args, report, result, failed())
 
 

@@ -185,14 +185,16 @@ def run(
     references: Sequence[str],
     seed: int = 1,
     vocab: V.Vocabulary | None = None,
+    source_name: str = "source",
 ) -> MetaEval:
-    """Build every variant of ``references`` and score it with KTR, BLEU and chrF."""
+    """Build every variant of ``references`` and score it with KTR, BLEU and chrF. ``source_name``
+    names the source in warnings (a line the analyzer failed on: ``source_name:line``)."""
     if len(sources) != len(references):
         raise InputError(
             f"line counts differ: source has {len(sources)} lines, reference has {len(references)}; nothing was scored"
         )
     vocab = vocab or V.Vocabulary()
-    prepared = scorer.prepare(sources)
+    prepared = scorer.prepare(sources, source_name)
     built = V.build(references, seed, vocab, glosses(prepared.lookups))
     results: dict[str, Variant] = {}
     signatures: dict[str, str] = {}

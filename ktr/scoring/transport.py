@@ -59,40 +59,12 @@ def unpack(packed: tuple[Any, ...]) -> Results:
     results = {}
     for name, lines in systems:
         out = []
-        for row, (
-            index,
-            counted,
-            transferred,
-            weight,
-            weight_transferred,
-            failed,
-            empty,
-            size,
-            not_in_lexicon,
-            content,
-            traced,
-            added,
-            matches,
-        ) in zip(missed, lines):
+        # a line's fields, as pack wrote them: its index, its counts (in SentenceResult's order,
+        # after the keywords) and the matches of its keywords
+        for row, (index, *counts, matches) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span in matches:
                 found[i] = row[i].matched_as(matched, how, span)
-            out.append(
-                SentenceResult(
-                    index,
-                    tuple(found),
-                    counted,
-                    transferred,
-                    weight,
-                    weight_transferred,
-                    failed,
-                    empty,
-                    size,
-                    not_in_lexicon,
-                    content,
-                    traced,
-                    added,
-                )
-            )
+            out.append(SentenceResult(index, tuple(found), *counts))
         results[name] = out
     return results, messages

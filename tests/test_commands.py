@@ -515,6 +515,8 @@ def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
     src, ref, cfg = failing
     code, out, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg)
     assert code == 3 and out.startswith("# ")  # the report of the other lines, then the exit code
+    # the failed line is left out as not scored, not as a line without keywords
+    assert "1 of 3 sentences were not scored (the analyzer failed on them)" in out and "no keyword" not in out
     assert f"{src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
     gold = write(
         tmp_path / "gold.tsv",

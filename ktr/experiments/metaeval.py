@@ -98,6 +98,7 @@ class MetaEval:
     wordnet: str
     variants: dict[str, Variant]
     evaluated: list[int]  # lines with a KTR score, the sentences of every figure
+    failed: int = 0  # lines the analyzer failed on: not scored, left out like lines without keywords
 
     @property
     def lines(self) -> int:
@@ -155,7 +156,8 @@ class MetaEval:
             "wordnet": self.wordnet,
             "sentences": self.lines,
             "sentences_evaluated": len(self.evaluated),
-            "sentences_without_keywords": self.lines - len(self.evaluated),
+            "sentences_failed": self.failed,
+            "sentences_without_keywords": self.lines - len(self.evaluated) - self.failed,
             "variants": [
                 {
                     "name": name,
@@ -211,7 +213,8 @@ def run(
         }
         results[name] = Variant(name, lines, [a != b for a, b in zip(lines, references)], scores, credits)
     evaluated = [i for i in range(len(sources)) if all(v.scores["ktr"][i] is not None for v in results.values())]
-    return MetaEval(scorer.signature, signatures, seed, fingerprint(), results, evaluated)
+    failed = sum(1 for why in prepared.failed if why)
+    return MetaEval(scorer.signature, signatures, seed, fingerprint(), results, evaluated, failed)
 
 
 #: equivalents per keyword in the gloss salad: what a word-for-word lookup that lists senses prints
@@ -264,10 +267,15 @@ def reading(result: MetaEval) -> list[str]:
     """A few sentences on what the numbers show; every claim is computed from the numbers it
     states, so the text cannot contradict the table."""
     out = []
-    excluded = result.lines - len(result.evaluated)
+    excluded = result.lines - len(result.evaluated) - result.failed
     if excluded:
         out.append(
             f"{excluded} of {result.lines} sentences have no keyword KTR can count; they are left out of every figure."
+        )
+    if result.failed:
+        out.append(
+            f"{result.failed} of {result.lines} sentences were not scored (the analyzer failed on them); "
+            "they are left out of every figure."
         )
     perfect = [LABELS[m] for m in ("bleu", "chrf") if result.mean("true", m) == FULL_SCALE[m]]
     shuffle = {m: result.kept("shuffle", m) for m in METRICS}

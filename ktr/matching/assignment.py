@@ -5,11 +5,11 @@ transferred keywords. Among the assignments of that size it prefers one best pla
 the strongest matches (:data:`STRENGTH`: a word as written or a number by value, then an
 inflection, a derivation, an idiom or construction, a WordNet synonym, a sound), then one of the
 entry's main senses (its first :data:`MAIN_SENSES` equivalents, the earlier first) over a later
-one, then the nearest positions (a keyword's place among the source's keywords against a token's place in the output),
-then an equivalent listed earlier in the lexicon and the leftmost position. Keywords are placed
-in that order of preference (each by its best candidate), so that a strong match is never given
-up for a weaker one of another keyword: in "that bear", 곰 (bear) takes "bear" as written, and
-신다 (wear), whose WordNet synonyms include bear, does not.
+one, then the nearest positions (a keyword's place among the source's keywords against a token's
+place in the output), then an equivalent listed earlier in the lexicon and the leftmost position.
+Keywords are placed in that order of preference (each by its best candidate), so that a strong
+match is never given up for a weaker one of another keyword: in "that bear", 곰 (bear) takes
+"bear" as written, and 신다 (wear), whose WordNet synonyms include bear, does not.
 
 The assignment is exact for each group of keywords that compete for tokens when the group has at
 most ``EXACT_LIMIT`` keywords; larger groups (rare: many repeats of the same word) are matched
@@ -160,11 +160,11 @@ def assign(
 
     def preference(c: Candidate) -> tuple:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
-        # the span's end and the equivalent last: a total order, so that no tie is left to the
-        # order the stages found the candidates in (a set's, which differs between processes)
         # a number by value is not a listed sense: it ranks as the last main sense, so that a
         # word as written ("third" for 삼) is named before it
         sense = MAIN_SENSES - 1 if c.how == "number" else min(c.rank[1], MAIN_SENSES)
+        # the span's end and the equivalent last: a total order, so that no tie is left to the
+        # order the stages found the candidates in (a set's, which differs between processes)
         return STRENGTH.get(c.how, len(STRENGTH)), sense, near, c.rank, c.end, c.equivalent
 
     owner: dict[int, int] = {}  # token -> the first keyword with a candidate on it

@@ -35,6 +35,9 @@ from ktr.english.tokens import tokenize  # noqa: E402
 from ktr.experiments.judged import read_gold  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from discrimination import JUDGED, mismatched  # noqa: E402  (the same pairs and judged files)
+
 PERSON = frozenset({"he", "him", "his", "she", "her", "they", "them", "their"})
 THING = frozenset({"it", "its", "they", "them", "their"})
 SUBJECT = frozenset({"he", "she", "they"})
@@ -87,24 +90,22 @@ def main() -> int:
         return 0
     wn = wordnet.load()
     scorer = Scorer(Config())
-    judged_dir = Path(__file__).resolve().parent.parent / "tests" / "data" / "judged"
     print("| set | rule | keywords | credited, true | credited, mismatched | judged T credited | judged A credited |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for name in args.sets:
         sources = read_lines(args.data / f"{name}.ko")
         references = read_lines(args.data / f"{name}.en")
-        half = len(references) // 2 or 1
-        mismatched = [references[(i + half) % len(references)] for i in range(len(references))]
+        others = mismatched(references)
         prepared = scorer.prepare(sources, name)
         true = scorer.score_prepared(prepared, "true", references)
-        wrong = scorer.score_prepared(prepared, "mismatched", mismatched)
-        gold = read_gold(judged_dir / f"{name}.tsv") if (judged_dir / f"{name}.tsv").is_file() else []
+        wrong = scorer.score_prepared(prepared, "mismatched", others)
+        gold = read_gold(JUDGED / f"{name}.tsv") if (JUDGED / f"{name}.tsv").is_file() else []
         labels = {(j.line, j.start, j.end, j.lemma): j.label for j in gold}
         keywords = sum(len(s.keywords) for s in true.sentences)
         for rule in ("any", "subject"):
             counts = []
             judged: Counter[str] = Counter()
-            for system, outputs in ((true, references), (wrong, mismatched)):
+            for system, outputs in ((true, references), (wrong, others)):
                 n = 0
                 for s, output, source in zip(system.sentences, outputs, sources):
                     found = credited(s, output, source, rule, wn)

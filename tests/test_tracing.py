@@ -38,7 +38,8 @@ def test_light_verbs_count_only_when_a_keyword_matched_them():
         (0.5, 1.0, 0.5, 1.25 * 0.5 / (0.25 + 0.5)),
         (0.8, 0.4, 2, 5 * 0.32 / (1.6 + 0.8)),
         (0.0, 1.0, 1, 0.0),
-        (0.6, None, 1, 0.0),
+        (0.6, None, 1, 0.6),  # no content word: nothing added, F is the KTR
+        (0.0, None, 1, 0.0),
         (None, 0.7, 1, None),
     ],
 )
@@ -75,6 +76,16 @@ def test_padding_is_added_and_lowers_f_not_ktr(scorer):
     assert (plain.precision, padded.precision) == (1.0, 0.5)
     assert [w for _, w in padded.added] == ["weather", "lovely"]
     assert padded.f(0.5) == pytest.approx(1.25 * 0.5 / (0.25 * 0.5 + 1)) and plain.f(0.5) == 1.0
+
+
+def test_an_output_without_content_words_adds_nothing_so_f_is_its_ktr(scorer):
+    # "Yes, here it is." for 예, 여기에 있어요: 여기 "here" and 있다 "is" are both transferred, and
+    # every word of the output is a function word, so nothing is added: F is KTR, not 0
+    seg = one(scorer, "예, 여기에 있어요.", "Yes, here it is.")
+    assert (seg.transferred, seg.counted, seg.content, seg.precision) == (2, 2, 0, None)
+    assert seg.f(0.5) == 1.0
+    half = one(scorer, "예, 여기에 있어요.", "Yes, it is.")
+    assert (half.score, half.precision, half.f(0.5)) == (0.5, None, 0.5)
 
 
 def test_a_word_used_by_one_keyword_is_not_used_again(scorer):

@@ -27,6 +27,10 @@ from typing import NamedTuple
 
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 
+#: the version of the tracing rules and of F (this module), in the signature beside β: bump it when
+#: they change (2: an output without content words has F = KTR)
+RULES = 2
+
 #: what the tokenizer leaves of a contraction or possessive after its apostrophe ("it's" → it, s)
 CONTRACTION_PIECES = frozenset({"s", "t", "d", "ll", "m", "re", "ve"})
 
@@ -88,9 +92,12 @@ def trace(tokens: Sequence[str], spans: Iterable[tuple[int, int]], copied: froze
 
 def f_beta(recall: float | None, precision: float | None, beta: float) -> float | None:
     """F-beta of a recall (KTR) and a precision; beta > 1 weighs recall more. None without a
-    recall; 0 when either is 0 (an output without content words transfers nothing)."""
+    recall; the recall itself without a precision (an output with no content word adds nothing,
+    so only what it transfers counts: "Yes, here it is." for 예, 여기에 있어요); 0 when either is 0."""
     if recall is None:
         return None
+    if precision is None:
+        return recall
     if not recall or not precision:
         return 0.0
     b2 = beta * beta

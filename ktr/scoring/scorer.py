@@ -30,6 +30,7 @@ from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
+from ktr.matching.tracing import RULES as TRACING
 from ktr.scoring.pipeline import Pipeline, Prepared
 from ktr.scoring.reference import ReferenceScores, stretch_statistics
 from ktr.scoring.results import Report, Signature, SystemResult
@@ -113,6 +114,7 @@ class Scorer(Pipeline):
             extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
         if self._sounds:
             extra["tl"] = f"{self.config.transliteration_threshold:g}"
+        extra["f"] = f"b{self.config.f_beta:g}/tr{TRACING}"
         if self.config.aggregation == "weighted":
             extra["w"] = ",".join(f"{c}={w:g}" for c, w in sorted(self.config.class_weights.items()))
         return extra

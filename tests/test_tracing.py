@@ -25,6 +25,14 @@ def test_a_content_word_is_traced_by_a_keyword_span_or_a_word_the_source_writes(
     assert trace(tokens, [(3, 4), (4, 5)]) == (5, 2, (0, 1, 5))
 
 
+def test_digits_the_source_writes_trace_like_its_latin_words():
+    # "3. 아르기닌": the list number is no keyword, but the source writes it, so "3" is not added
+    assert latin_words("3. 아르기닌 (L-arginine)") == frozenset({"3", "l", "arginine"})
+    tokens = tokenize("3. Arginine")
+    assert trace(tokens, [], latin_words("3. 아르기닌")) == (2, 1, (1,))
+    assert trace(tokens, [], latin_words("4. 아르기닌")) == (2, 0, (0, 1))
+
+
 def test_light_verbs_count_only_when_a_keyword_matched_them():
     tokens = tokenize("They made a decision")
     assert trace(tokens, [(3, 4)]) == (1, 1, ())  # "made" is support, not content

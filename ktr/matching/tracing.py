@@ -6,8 +6,8 @@ output that is not an English function word (:data:`ktr.english.tokens.FUNCTION_
 piece of a contraction (the ``t`` of "don't"); numbers and names count. A content word is
 **traced** when it lies in the span a keyword was matched on, by any stage (its equivalent as
 written or inflected, a WordNet synonym or derivation, an idiom or construction realization, a
-number by value, a name by sound), or when the source itself writes it in Latin letters (a name
-or acronym copied: "CNN", "Judy"). English light verbs (make, take, get, give, go, come, put,
+number by value, a name by sound), or when the source itself writes it in Latin letters or digits
+(a name, acronym or number copied: "CNN", "Judy", the "3" of a list item "3. 아르기닌"). English light verbs (make, take, get, give, go, come, put,
 keep, let, in any form) count only when a keyword matched them. Every other content word is
 **added**: the source does not account for it.
 
@@ -28,8 +28,8 @@ from typing import NamedTuple
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 
 #: the version of the tracing rules and of F (this module), in the signature beside β: bump it when
-#: they change (2: an output without content words has F = KTR)
-RULES = 2
+#: they change (2: an output without content words has F = KTR; 3: digits the source writes trace)
+RULES = 3
 
 #: what the tokenizer leaves of a contraction or possessive after its apostrophe ("it's" → it, s)
 CONTRACTION_PIECES = frozenset({"s", "t", "d", "ll", "m", "re", "ve"})
@@ -73,8 +73,9 @@ def content_positions(tokens: Sequence[str]) -> list[int]:
 
 
 def latin_words(text: str) -> frozenset[str]:
-    """The tokens of a source line written in Latin letters, tokenized as an output is."""
-    return frozenset(t for t in tokenize(text) if t.isascii() and t.isalpha())
+    """The tokens of a source line written in Latin letters or digits, tokenized as an output is
+    (a name, an acronym or a number the source writes itself: "CNN", "3")."""
+    return frozenset(t for t in tokenize(text) if t.isascii() and t.isalnum())
 
 
 def trace(tokens: Sequence[str], spans: Iterable[tuple[int, int]], copied: frozenset[str] = frozenset()) -> Trace:

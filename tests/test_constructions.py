@@ -80,6 +80,16 @@ FAMILIES = [
     ("superlative", "그는 가장 빠르다.", "He is the fastest.", "가장", "-est"),
     ("superlative, irregular", "가장 많은 지식을 얻었다.", "They gained the most knowledge.", "가장", "-est"),
     ("receive", "그는 상을 받았다.", "He received an award.", "-을 받다", "receive"),
+    # an auxiliary no class keeps (싶다) is a keyword when a unit takes it
+    ("want", "나는 집에 가고 싶다.", "I want to go home.", "-고 싶다", "want"),
+    ("want, reported", "그녀는 말하고 싶어하지 않았다.", "She did not want to comment.", "-고 싶다", "want"),
+    (
+        "would like",
+        "저녁으로 스파게티를 만들고 싶어요.",
+        "I'd like to make spaghetti for dinner.",
+        "-고 싶다",
+        "like to",
+    ),
     # the passive carries 받다 with the noun its participle translates (비난 → criticized)
     ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
 ]
@@ -111,8 +121,15 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "더": set(),
         "가장": set(),
         "-을 받다": {"받다"},
+        "-고 싶다": {"싶다"},
     }[unit]
     assert not covered & {lemma for lemma, *_ in found}  # the words it covers are no keywords of their own
+
+
+def test_a_unit_of_words_no_class_keeps_takes_its_place_in_source_order(scorer):
+    (keywords,) = scorer.keywords(["나는 책을 읽고 싶다고 말했다."])
+    assert [k.lemma for k in keywords] == ["나", "책", "읽다", "-고 싶다", "말하다"]
+    assert [k.start for k in keywords] == sorted(k.start for k in keywords)
 
 
 def test_an_inflected_mark_shares_the_token_of_the_word_it_inflects(scorer):
@@ -232,10 +249,17 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more = scorer.keywords(
-        ["나는 밥을 먹을 수 있다.", "책을 읽는 것을 좋아한다.", "수십 명이 다쳤다.", "이 문제가 더 크다."]
+    can, nominalized, counted, more, want = scorer.keywords(
+        [
+            "나는 밥을 먹을 수 있다.",
+            "책을 읽는 것을 좋아한다.",
+            "수십 명이 다쳤다.",
+            "이 문제가 더 크다.",
+            "집에 가고 싶다.",
+        ]
     )
     assert ("더", "construction") in [(k.lemma, k.cls) for k in more]
+    assert ("-고 싶다", "construction") in [(k.lemma, k.cls) for k in want]
     assert "-ㄹ 수 있다" in [k.lemma for k in can] and not {"수", "있다"} & {k.lemma for k in can}
     assert "것" not in [k.lemma for k in nominalized]
     assert "명" not in [k.lemma for k in counted] and "수십" in [k.lemma for k in counted]

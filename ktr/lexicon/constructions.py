@@ -12,7 +12,8 @@ says, per tag set, which morpheme sequences are one unit and how English realize
 A pattern is a sequence of items ``FORMS/TAGS``: forms (``*`` for any) and tags separated by
 ``|``, an item ending in ``?`` optional. The brackets mark the part that is the construction:
 
-* ``unit``: the keywords inside the brackets become one keyword of class ``construction``, whose
+* ``unit``: the keywords inside the brackets become one keyword of class ``construction`` (one is
+  made where no keyword class keeps the morphemes: the auxiliary 싶다 of -고 싶다), whose
   English realizations (words, phrases, or marks such as ``@negation`` for n't, not, no, never…)
   are matched in the output by the ``construction`` stage;
 * ``grammar``: the keywords inside the brackets are grammar, not keywords.
@@ -225,4 +226,10 @@ class ConstructionTable:
             if c.action == "unit" and inside not in placed:
                 placed.add(inside)
                 out.append(Keyword(c.name, "construction", "construction", s, e))
-        return out
+        # a unit over morphemes no class keeps (the auxiliary 싶다 of -고 싶다) is a keyword all the same
+        alone = [
+            Keyword(c.name, "construction", "construction", s, e)
+            for n, (s, e, c) in enumerate(spans)
+            if c.action == "unit" and n not in placed
+        ]
+        return sorted(out + alone, key=lambda k: k.start) if alone else out

@@ -8,7 +8,7 @@ import pytest
 from ktr import Config, Scorer
 from ktr.english.tokens import tokenize
 from ktr.errors import ConfigError
-from ktr.matching.tracing import content_positions, f_beta, latin_words, trace
+from ktr.matching.tracing import content_positions, f_beta, latin_words, trace, with_counted
 from tests.test_cli import ktr
 
 
@@ -84,6 +84,25 @@ def test_padding_is_added_and_lowers_f_not_ktr(scorer):
     assert (plain.precision, padded.precision) == (1.0, 0.5)
     assert [w for _, w in padded.added] == ["weather", "lovely"]
     assert padded.f(0.5) == pytest.approx(1.25 * 0.5 / (0.25 * 0.5 + 1)) and plain.f(0.5) == 1.0
+
+
+def test_the_noun_a_counter_stands_for_is_traced_with_its_number():
+    people = ("people", "persons", "individuals")
+    tokens = tokenize("Two people died, and thousands of people fled; people said so.")
+    assert with_counted(tokens, 0, 1, people) == (0, 2)  # "Two people"
+    assert with_counted(tokens, 4, 5, people) == (4, 7)  # "thousands of people"
+    assert with_counted(tokens, 4, 5, ()) == (4, 5)  # a number without a person counter
+    assert with_counted(tokens, 1, 2, people) == (1, 2)  # "died" is no number's noun
+    assert with_counted(tokens, 10, 11, people) == (10, 11)  # at the end: nothing after it
+
+
+def test_a_person_counter_accounts_for_people_after_its_number(scorer):
+    # 2명: the number matched "Two", and "people" is what 명 says: not added (it was, before)
+    seg = one(scorer, "사고로 2명이 숨졌다.", "Two people died in the accident.")
+    assert (seg.transferred, seg.counted, seg.content, seg.traced, seg.added) == (3, 3, 4, 4, ())
+    # not when the number is not right before it
+    apart = one(scorer, "사고로 2명이 숨졌다.", "Two died in the accident, people said.")
+    assert [w for _, w in apart.added] == ["people", "said"]
 
 
 def test_an_output_without_content_words_adds_nothing_so_f_is_its_ktr(scorer):

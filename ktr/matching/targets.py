@@ -30,6 +30,7 @@ class Targets:
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
+    counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).
@@ -103,6 +104,9 @@ class KeywordTargets:
         if self.sounds and is_hangul(keyword.lemma) and (name or (found is None and keyword.cls == "noun")):
             sound = sound_key(keyword.lemma)
         number_keys = numbers.korean_keys(keyword) if self.numbers else ()
+        if found is not None and found.via == "number":
+            counted = next((v for c, v in numbers.COUNTED.items() if keyword.lemma.endswith(c)), ())
+            return Targets(found.equivalents, numbers=number_keys, counted=counted)
         if found is None:
             return Targets(numbers=number_keys, sound=sound, name=name)
         if found.via == "idiom":

@@ -6,7 +6,7 @@ output that is not an English function word (:data:`ktr.english.tokens.FUNCTION_
 piece of a contraction (the ``t`` of "don't"); numbers and names count. A content word is
 **traced** when it lies in the span a keyword was matched on, by any stage (its equivalent as
 written or inflected, a WordNet synonym or derivation, an idiom or construction realization, a
-number by value, a name by sound), or when the source itself writes it in Latin letters or digits
+number by value, a name by sound; "people" after the number of 2명), or when the source itself writes it in Latin letters or digits
 (a name, acronym or number copied: "CNN", "Judy", the "3" of a list item "3. 아르기닌"). English light verbs (make, take, get, give, go, come, put,
 keep, let, in any form) count only when a keyword matched them. Every other content word is
 **added**: the source does not account for it.
@@ -28,8 +28,9 @@ from typing import NamedTuple
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 
 #: the version of the tracing rules and of F (this module), in the signature beside β: bump it when
-#: they change (2: an output without content words has F = KTR; 3: digits the source writes trace)
-RULES = 3
+#: they change (2: an output without content words has F = KTR; 3: digits the source writes trace;
+#: 4: the noun a number's counter stands for traces with the number)
+RULES = 4
 
 #: what the tokenizer leaves of a contraction or possessive after its apostrophe ("it's" → it, s)
 CONTRACTION_PIECES = frozenset({"s", "t", "d", "ll", "m", "re", "ve"})
@@ -76,6 +77,13 @@ def latin_words(text: str) -> frozenset[str]:
     """The tokens of a source line written in Latin letters or digits, tokenized as an output is
     (a name, an acronym or a number the source writes itself: "CNN", "3")."""
     return frozenset(t for t in tokenize(text) if t.isascii() and t.isalnum())
+
+
+def with_counted(tokens: Sequence[str], start: int, end: int, counted: Sequence[str]) -> tuple[int, int]:
+    """The span of a number matched at ``start:end``, widened over the noun its counter stands for
+    when the translation writes it next ("two people", "hundreds of people" for 2명, 수백명)."""
+    after = end + (end < len(tokens) and tokens[end] == "of")
+    return (start, after + 1) if counted and after < len(tokens) and tokens[after] in counted else (start, end)
 
 
 def trace(tokens: Sequence[str], spans: Iterable[tuple[int, int]], copied: frozenset[str] = frozenset()) -> Trace:

@@ -34,7 +34,7 @@ from ktr.lexicon.format import Lookup
 from ktr.matching import numbers
 from ktr.matching.stages import match_sentence
 from ktr.matching.targets import KeywordTargets, Targets
-from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace
+from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
 from ktr.scoring import transport
 from ktr.scoring.results import KeywordResult, LineCounts, SentenceResult, line_counts, sentence_result
@@ -310,7 +310,8 @@ class Pipeline:
                     found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
                 results = tuple(found)
             # a line the analyzer failed on has no keywords to trace the output to: no words counted
-            traced = NOTHING_TRACED if why else trace(tokens, {(c.start, c.end) for c in chosen.values()}, latin)
+            spans = {with_counted(tokens, c.start, c.end, targets[i].counted) for i, c in chosen.items()}
+            traced = NOTHING_TRACED if why else trace(tokens, spans, latin)
             stats = sentence_result(index, counts, chosen, results, traced, tokens if details else ())
             if why or not hyp.strip():
                 stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())

@@ -24,6 +24,10 @@ class SharedAnalyzer:
     def _map(self, parts: list[list[str]]) -> Iterable[list[Outcome]]:
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Stop the workers."""
+        raise NotImplementedError
+
     def outcomes(self, texts: Iterable[str]) -> list[Outcome]:
         """Per text its morphemes, or why the analyzer failed on it."""
         texts = list(texts)

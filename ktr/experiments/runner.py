@@ -33,6 +33,7 @@ from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.guard import pieces
 from ktr.korean.keywords import CLASSES
 from ktr.korean.normalize import normalize_source
+from ktr.lexicon import Lexicon
 from ktr.progress import Progress
 from ktr.scoring.analysis_cache import CachedAnalyzer
 from ktr.scoring.preflight import check
@@ -263,7 +264,7 @@ def _variants(
     """Every variant scored on every system. The analyses and prepared sources are let go on
     return: what follows (reference metrics, the bootstrap, the reports) needs only the results."""
     analyzers: dict[tuple[str, float | None], CachedAnalyzer] = {}
-    lexicons: dict[tuple[str, ...], Any] = {}
+    lexicons: dict[tuple[str, ...], Lexicon] = {}
     variants = []
     for vname, config in exp.variants.items():
         analyzer = analyzers.get((config.analyzer, config.timeout))

@@ -48,10 +48,13 @@ class Analysed(NamedTuple):
 class Unit(Protocol):
     """What an engine needs of the thing that scores a stretch."""
 
-    #: the analyzer takes a stream of lines in threads of its own (:meth:`analyse_stream`)
-    streams: bool
-    #: the analyzer works outside the interpreter lock, so analysing ahead in a thread pays
-    concurrent: bool
+    @property
+    def streams(self) -> bool:
+        """The analyzer takes a stream of lines in threads of its own (:meth:`analyse_stream`)."""
+
+    @property
+    def concurrent(self) -> bool:
+        """The analyzer works outside the interpreter lock, so analysing ahead in a thread pays."""
 
     def analyse(self, sources: Sequence[str]) -> list[Any]:
         """The analyses of a stretch's source lines."""

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 from ktr.errors import KtrError
+
+if TYPE_CHECKING:
+    from ktr.korean.analyzers.base import Analyzer, Morpheme
+    from ktr.korean.guard import Outcome
 
 
 class SharedAnalyzer:
@@ -16,22 +21,26 @@ class SharedAnalyzer:
     concurrent = True  # the workers analyse while this process waits
     workers = 1
 
-    def _map(self, parts: list[list[str]]) -> Iterable[list]:
+    def _map(self, parts: list[list[str]]) -> Iterable[list[Outcome]]:
         raise NotImplementedError
 
-    def outcomes(self, texts: Sequence[str]):
+    def close(self) -> None:
+        """Stop the workers."""
+        raise NotImplementedError
+
+    def outcomes(self, texts: Iterable[str]) -> list[Outcome]:
         """Per text its morphemes, or why the analyzer failed on it."""
         texts = list(texts)
         size = -(-len(texts) // self.workers) or 1
         parts = self._map([texts[a : a + size] for a in range(0, len(texts), size)])
         return [outcome for part in parts for outcome in part]
 
-    def analyze_many(self, texts: Sequence[str]):
+    def analyze_many(self, texts: Iterable[str]) -> list[list[Morpheme]]:
         from ktr.korean.analyzers.process import morphemes_or_raise
 
         return morphemes_or_raise(self.outcomes(texts))
 
-    def analyze(self, text: str):
+    def analyze(self, text: str) -> list[Morpheme]:
         return self.analyze_many([text])[0]
 
 
@@ -59,14 +68,14 @@ class AnalyzerPool(SharedAnalyzer):
                 f"the {name} analyzer could not start in a worker process ({type(exc).__name__}: {exc})"
             ) from None
 
-    def _map(self, parts: list[list[str]]) -> Iterable[list]:
+    def _map(self, parts: list[list[str]]) -> Iterable[list[Outcome]]:
         return self._pool.map(_outcomes, parts)
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
 
 
-_analyzer = None  # an AnalyzerPool worker's own
+_analyzer: Analyzer | None = None  # an AnalyzerPool worker's own
 
 
 def _start_analyzer(name: str, timeout: float | None) -> None:
@@ -76,11 +85,17 @@ def _start_analyzer(name: str, timeout: float | None) -> None:
     _analyzer = build_analyzer(name, timeout)
 
 
+def _own() -> Analyzer:
+    if _analyzer is None:
+        raise KtrError("analyzer worker used before start-up")
+    return _analyzer
+
+
 def _analyzer_version() -> str:
-    return _analyzer.version
+    return _own().version
 
 
-def _outcomes(texts: list[str]):
+def _outcomes(texts: list[str]) -> list[Outcome]:
     from ktr.korean.guard import outcomes
 
-    return outcomes(_analyzer, texts)
+    return outcomes(_own(), texts)

@@ -40,7 +40,7 @@ def run_processes(
     numbered = enumerate(chain(first, stretches))
     workers = processes - 1
     parts: dict[int, Scored] = {}
-    pending: dict[Future, int] = {}
+    pending: dict[Future[Any], int] = {}
     pool = ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start, initargs=(factory,)
     )

@@ -10,7 +10,7 @@ together in line order, so the result is exactly that of scoring the lines one b
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, Protocol
 
@@ -48,16 +48,20 @@ class Analysed(NamedTuple):
 class Unit(Protocol):
     """What an engine needs of the thing that scores a stretch."""
 
-    #: the analyzer takes a stream of lines in threads of its own (:meth:`analyse_stream`)
-    streams: bool
-    #: the analyzer works outside the interpreter lock, so analysing ahead in a thread pays
-    concurrent: bool
+    @property
+    def streams(self) -> bool:
+        """The analyzer takes a stream of lines in threads of its own (:meth:`analyse_stream`)."""
+
+    @property
+    def concurrent(self) -> bool:
+        """The analyzer works outside the interpreter lock, so analysing ahead in a thread pays."""
 
     def analyse(self, sources: Sequence[str]) -> list[Any]:
         """The analyses of a stretch's source lines."""
 
-    def analyse_stream(self, sources: Iterable[str]) -> Iterator[Any]:
-        """Each line's analysis as soon as it is ready, the lines read as the analyzer asks."""
+    def analyse_stream(self, sources: Iterable[str]) -> Generator[Any, None, None]:
+        """Each line's analysis as soon as it is ready, the lines read as the analyzer asks; a
+        generator, closed when the caller stops early."""
 
     def score_stretch(
         self, stretch: Stretch, analysed: Sequence[Any] | None = None, name: str = "source", details: bool = True
@@ -93,7 +97,7 @@ def sliced(
 
 
 @contextmanager
-def fewer_gc_pauses():
+def fewer_gc_pauses() -> Iterator[None]:
     """Python's cycle collector run less often for the duration. Scoring allocates millions of
     small objects, none in reference cycles, and keeps most of them; at the default threshold
     the collector walks the kept ones again and again (a fifth of the scoring time). Switching

@@ -22,31 +22,31 @@ import numpy as np
 
 from ktr import __version__
 from ktr.config import Config
-from ktr.execution.analyzer_pool import AnalyzerPool
+from ktr.execution.analyzer_pool import AnalyzerPool, SharedAnalyzer
 from ktr.execution.jobs import split_jobs
 from ktr.execution.options import Engine
 from ktr.experiments.cluster import one_cluster, score_variant
 from ktr.experiments.config import Experiment
+from ktr.experiments.metrics import Scores, Statistics, reference_metrics
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.guard import pieces
 from ktr.korean.keywords import CLASSES
 from ktr.korean.normalize import normalize_source
+from ktr.lexicon import Lexicon
 from ktr.progress import Progress
 from ktr.scoring.analysis_cache import CachedAnalyzer
 from ktr.scoring.preflight import check
-from ktr.scoring.reference import meteor_sentences, meteor_signature
 from ktr.scoring.results import Signature, SystemResult
 from ktr.scoring.scorer import Scorer
 from ktr.scoring.significance import (
     Estimate,
+    Statistic,
     bootstrap,
     estimates,
     f_statistic,
     ktr_statistic,
-    mean_statistic,
     paired_p_value,
-    sacrebleu_statistic,
     signature_extra,
 )
 from ktr.textio import check_same_length, read_lines
@@ -203,7 +203,7 @@ def run_experiment(
     *,
     quiet: bool = False,
     analyzer_factory: Callable[[str], Analyzer] | None = None,
-    analysis_cache: str | os.PathLike | None = None,
+    analysis_cache: str | os.PathLike[str] | None = None,
     jobs: int = 1,
     engine: Engine | None = None,
 ) -> Run:
@@ -215,7 +215,7 @@ def run_experiment(
     threads if it has them (Kiwi), else in worker processes (:class:`~ktr.execution.analyzer_pool.AnalyzerPool`);
     with a Dask ``engine``, on the cluster's workers (:class:`~ktr.execution.cluster_analyzer.ClusterAnalyzer`),
     where each variant's systems are then scored too (:mod:`ktr.experiments.cluster`)."""
-    pools: list = []
+    pools: list[SharedAnalyzer] = []
     with one_cluster(engine) as engine:  # the analysis and every variant on one cluster
         try:
             return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools, engine)
@@ -228,9 +228,9 @@ def _run(
     exp: Experiment,
     quiet: bool,
     analyzer_factory: Callable[[str], Analyzer] | None,
-    analysis_cache: str | os.PathLike | None,
+    analysis_cache: str | os.PathLike[str] | None,
     jobs: int,
-    pools: list,
+    pools: list[SharedAnalyzer],
     engine: Engine | None,
 ) -> Run:
     started = time.perf_counter()
@@ -243,7 +243,7 @@ def _run(
     outputs = {name: files[str(path)] for name, path in exp.data.systems.items()}
     references = [files[str(path)] for path in exp.data.references]
     variants = _variants(exp, sources, outputs, progress, analyzer_factory, analysis_cache, jobs, pools, engine)
-    reference_scores, reference_stats, signatures = _reference_metrics(exp, outputs, references, progress)
+    reference_scores, reference_stats, signatures = reference_metrics(exp, outputs, references, progress)
     run = Run(exp, sources, outputs, references, variants, {}, signatures)
     _compare(run, reference_scores, reference_stats, progress)
     run.seconds = time.perf_counter() - started
@@ -256,15 +256,15 @@ def _variants(
     outputs: dict[str, list[str]],
     progress: Progress,
     analyzer_factory: Callable[[str], Analyzer] | None,
-    analysis_cache: str | os.PathLike | None,
+    analysis_cache: str | os.PathLike[str] | None,
     jobs: int,
-    pools: list,
+    pools: list[SharedAnalyzer],
     engine: Engine | None = None,
 ) -> list[VariantRun]:
     """Every variant scored on every system. The analyses and prepared sources are let go on
     return: what follows (reference metrics, the bootstrap, the reports) needs only the results."""
     analyzers: dict[tuple[str, float | None], CachedAnalyzer] = {}
-    lexicons: dict[tuple[str, ...], Any] = {}
+    lexicons: dict[tuple[str, ...], Lexicon] = {}
     variants = []
     for vname, config in exp.variants.items():
         analyzer = analyzers.get((config.analyzer, config.timeout))
@@ -316,39 +316,13 @@ def analyzed_texts(sources: list[str], max_chars: int) -> list[str]:
     return [piece for line in sources for _, piece in pieces(normalize_source(line).text, max_chars)]
 
 
-def _reference_metrics(exp: Experiment, outputs: dict[str, list[str]], references: list[list[str]], progress: Progress):
-    """Corpus scores and resampling statistics of BLEU, chrF and METEOR, per metric and system."""
-    scores: dict[str, dict[str, float]] = {}
-    stats: dict[str, dict[str, Any]] = {}
-    signatures: dict[str, str] = {}
-    wanted = [m for m in exp.metrics if m != "ktr"]
-    if not wanted:
-        return scores, stats, signatures
-    with progress.bar("reference metrics", len(wanted) * len(outputs)) as bar:
-        for metric in wanted:
-            scores[metric], stats[metric] = {}, {}
-            for name, lines in outputs.items():
-                if metric == "meteor":
-                    values = meteor_sentences(lines, references)
-                    scores[metric][name] = round(100 * float(np.mean(values)), 4) if values else None
-                    stats[metric][name] = mean_statistic([100 * v for v in values])
-                    signatures[metric] = meteor_signature()
-                else:
-                    score, statistic, obj = sacrebleu_statistic(metric, lines, references)
-                    scores[metric][name], stats[metric][name] = round(score, 4), statistic
-                    if exp.compare.resamples:
-                        obj.n_bootstrap, obj.seed = exp.compare.resamples, exp.compare.seed
-                    signatures[metric] = str(obj.get_signature())
-                bar.update(1)
-    return scores, stats, signatures
-
-
-def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
+def _compare(run: Run, ref_scores: Scores, ref_stats: Statistics, progress: Progress) -> None:
     """Intervals, p-values against the baseline system and variant, and the largest differences."""
     exp = run.experiment
     names = list(run.outputs)
     base_i = names.index(run.baseline)
-    statistics, keys = [], []
+    statistics: list[Statistic] = []
+    keys: list[tuple[str, str | None, str]] = []  # (metric, variant: None for the reference metrics, system)
     for v in run.variants:
         for s in v.systems:
             statistics += [ktr_statistic(s), f_statistic(s)]
@@ -357,7 +331,7 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
         for name in names:
             statistics.append(by_system[name])
             keys.append((metric, None, name))
-    samples: dict[tuple, np.ndarray] = {}
+    samples: dict[tuple[str, str | None, str], np.ndarray] = {}
     if exp.compare.resamples:
         with progress.bar("bootstrap", exp.compare.resamples) as bar:
             drawn = bootstrap(
@@ -377,8 +351,8 @@ def _compare(run: Run, ref_scores, ref_stats, progress: Progress) -> None:
         v.differences = {
             s.name: _differences(base, s, exp.compare.differences) for s in v.systems if s.name != run.baseline
         }
-    for metric, by_system in ref_scores.items():
-        run.reference_metrics[metric] = dict(zip(names, table(metric, None, [by_system[n] for n in names])))
+    for metric, system_scores in ref_scores.items():
+        run.reference_metrics[metric] = dict(zip(names, table(metric, None, [system_scores[n] for n in names])))
     for v in run.variants:  # the system summaries carry BLEU and chrF, as ktr score's do
         for s in v.systems:
             s.bleu = ref_scores.get("bleu", {}).get(s.name)

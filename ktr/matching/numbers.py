@@ -154,7 +154,7 @@ def korean_keys(keyword: Keyword) -> tuple[str, ...]:
     value = korean_value(text, "numeral" if unit else keyword.cls)
     if value is None:
         return ()
-    keys = (_key(value),)
+    keys: tuple[str, ...] = (_key(value),)
     if month and 1 <= value <= 12 and value == int(value):
         keys += (f"m:{int(value)}",)
     return keys

@@ -31,6 +31,7 @@ stage compares every output word that is not a function word, and every pair of 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 _BASE, _LAST = 0xAC00, 0xD7A3
@@ -201,7 +202,7 @@ DEFAULT_THRESHOLD = 0.8
 _EU = _VOWELS_RR.index("eu")
 
 
-def _syllables(word: str):
+def _syllables(word: str) -> Iterator[tuple[int, int, int]]:
     for ch in word:
         code = ord(ch)
         if not _BASE <= code <= _LAST:

@@ -177,9 +177,9 @@ def sentence_result(
     its output; ``results`` (its keywords' results) and ``tokens`` (the output's, to name the
     added words) may be left empty to save memory."""
     weights = counts.weights
-    hits = [k for k in sorted(transferred) if weights[k] is not None]
-    found = [weights[k] for k in hits]
-    late = [weights[k] for k in hits if k in counts.if_matched]  # counted because they transferred
+    hits = [(k, w) for k in sorted(transferred) if (w := weights[k]) is not None]
+    found = [w for _, w in hits]
+    late = [w for k, w in hits if k in counts.if_matched]  # counted because they transferred
     added = tuple((i, tokens[i]) for i in traced.added) if tokens else ()
     return SentenceResult(
         index,
@@ -247,7 +247,8 @@ class SystemResult:
     @property
     def ktr(self) -> float | None:
         """KTR by the configured aggregation."""
-        return getattr(self, f"ktr_{self.aggregation}")
+        value: float | None = getattr(self, f"ktr_{self.aggregation}")  # one of the three above
+        return value
 
     @property
     def precision_macro(self) -> float | None:

@@ -140,3 +140,30 @@ def test_a_repeated_word_placed_first_keeps_its_place_against_weaker_matches():
         0: ("paper bag", 1, "exact"),
         3: ("paper bag", 1, "exact"),
     }
+
+
+def test_of_two_assignments_of_one_size_a_first_sense_takes_the_word_from_a_later_one():
+    # 금융 (finance; ...; loan and fund as later senses) and 자금 (fund) both want "fund"; 대출
+    # (loan) wants "loans", inflected. Two keywords transfer either way. Placed in order of
+    # preference (the strongest first: 자금 and 금융 by "fund" as written, then 대출), 자금 takes
+    # "fund" and 금융 its later sense "loans", which leaves 대출 out. A swap of the same size gives
+    # "loans" to the keyword whose first sense it is: the explanation names 대출, not 금융
+    targets = [
+        Targets(("finance", "financial", "bank", "banking", "loan", "fund")),
+        Targets(("fund",)),
+        Targets(("loan",)),
+    ]
+    found = match_sentence(targets, tokenize("a fund and loans"), ("exact", "inflection"), {"loans": ("loan",)})
+    assert {k: (c.equivalent, c.start, c.how) for k, c in found.items()} == {
+        1: ("fund", 1, "exact"),
+        2: ("loan", 3, "inflection"),
+    }
+
+
+def test_the_first_sense_swap_on_the_real_sentence(kiwi):
+    scorer = Scorer(Config(), analyzer=kiwi)
+    report = scorer.score(
+        ["구제금융 자금과 긴급대출을 받을 수 있다."], ["It can get a bailout fund and emergency loans."]
+    )
+    found = {r.keyword.lemma: r.matched for r in report.systems[0].sentences[0].keywords}
+    assert (found["금융"], found["자금"], found["대출"]) == (None, "fund", "loan")

@@ -11,6 +11,10 @@ Keywords are placed in that order of preference (each by its best candidate), so
 match is never given up for a weaker one of another keyword: in "that bear", 곰 (bear) takes
 "bear" as written, and 신다 (wear), whose WordNet synonyms include bear, does not.
 
+Placing in that order can leave a keyword out whose match is better than that of the keyword
+holding its word; such a keyword then takes the word from its holder when the swap keeps the
+size (:func:`_improve`).
+
 The assignment is exact for each group of keywords that compete for tokens when the group has at
 most ``EXACT_LIMIT`` keywords; larger groups (rare: many repeats of the same word) are matched
 greedily in preference order followed by augmenting paths, which is still optimal in size when
@@ -19,6 +23,7 @@ the competing equivalents are single words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 EXACT_LIMIT = 12
@@ -132,6 +137,39 @@ def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[
     return chosen
 
 
+def _improve(
+    chosen: dict[int, Candidate],
+    group: list[int],
+    cands: dict[int, list[Candidate]],
+    weights: dict[int, int],
+    preference: Callable[[Candidate], tuple],
+) -> dict[int, Candidate]:
+    """Of assignments of the same size, one best place per meaning: a keyword left out takes a
+    token from the keyword holding it when its match is the better one and the holder stands for
+    no more keywords (대출, loan, takes "loans" as its first sense from 금융, finance, which
+    reached it by its twelfth). Each swap puts a better match in a worse one's place, so it ends."""
+    swapped = True
+    while swapped:
+        swapped = False
+        owner = {t: k for k, c in chosen.items() for t in range(c.start, c.end)}
+        for u in group:
+            if u in chosen:
+                continue
+            for c in cands[u]:
+                holders = {owner[t] for t in range(c.start, c.end) if t in owner}
+                if len(holders) != 1:
+                    continue
+                (k,) = holders
+                if weights.get(u, 1) >= weights.get(k, 1) and preference(c) < preference(chosen[k]):
+                    del chosen[k]
+                    chosen[u] = c
+                    swapped = True
+                    break
+            if swapped:
+                break
+    return chosen
+
+
 #: the first equivalents of an entry are its main senses
 MAIN_SENSES = 3
 
@@ -183,7 +221,7 @@ def assign(
         if len(group) == 1:
             result[group[0]] = cands[group[0]][0]
         elif len(group) <= EXACT_LIMIT:
-            result.update(_exact_assign(group, cands, weights))
+            result.update(_improve(_exact_assign(group, cands, weights), group, cands, weights, preference))
         else:
-            result.update(_greedy_assign(group, cands))
+            result.update(_improve(_greedy_assign(group, cands), group, cands, weights, preference))
     return result

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import Protocol
 
 from ktr.errors import InputError
 
@@ -150,7 +151,17 @@ def _scan(p: Path, name: str) -> TextFile:
     raise InputError(f"{name}: invalid UTF-8")  # not reached unless the file changed meanwhile
 
 
-def aligned(files: Sequence[TextFile], size: int) -> Iterator[list[list[str]]]:
+class NamedLines(Protocol):
+    """What :func:`aligned` reads: a file's lines and its name (a :class:`TextFile`, or any input
+    checked before it is read, :class:`ktr.execution.ranges.CheckedFile`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+
+def aligned(files: Sequence[NamedLines], size: int) -> Iterator[list[list[str]]]:
     """The lines of ``files`` (as many in each: :func:`check_counts`) in step, ``size``
     lines at a time: per stretch, a list of lines per file."""
     streams = [iter(f) for f in files]

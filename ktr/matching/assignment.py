@@ -196,7 +196,7 @@ def assign(
     keywords a keyword stands for (a word the source repeats; 1 when not given)."""
     weights = weights or {}
 
-    def preference(c: Candidate) -> tuple:
+    def preference(c: Candidate) -> tuple[int, int, float, tuple[int, int, int], int, str]:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
         # a number by value is not a listed sense: it ranks as the last main sense, so that a
         # word as written ("third" for 삼) is named before it

@@ -50,7 +50,7 @@ def _phrases(
                 if exact and here:
                     order, how = exact
                     out += [Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in here]
-                if based:
+                if based and inflected:  # ``based`` is empty unless ``inflected``
                     order, how = inflected
                     out += [
                         Candidate(k, equivalent, s, s + 1, how, (order, e_rank, s)) for s in based if tokens[s] != first
@@ -200,7 +200,7 @@ def match_sentence(
                 (unit, idioms, t.idioms_by_first),
                 (derivation, derived, t.derivations_by_first),
             ):
-                hits = firsts & present if stage else None
+                hits = firsts & present if stage else frozenset()
                 if hits:  # as written or inflected, both credited to the stage
                     _phrases(k, index, hits, v, lst, stage, stage)
         if t.endings and construction:

@@ -118,9 +118,9 @@ class KeywordTargets:
         entry = (found.entry.lemma, found.entry.cls) if found.entry else None
         return Targets(
             found.equivalents,
-            self.synonyms.get(entry, ()),
+            self.synonyms.get(entry, ()) if entry else (),
             numbers=number_keys,
             sound=sound,
             name=name,
-            derivations=self.derivations.get(entry, ()),
+            derivations=self.derivations.get(entry, ()) if entry else (),
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ktr.config import Config
@@ -31,6 +31,7 @@ from ktr.korean.keywords import Keyword, extract, load_tagset
 from ktr.korean.normalize import Normalized, normalize_source
 from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
+from ktr.lexicon.idioms import Idiom
 from ktr.matching import numbers
 from ktr.matching.stages import match_sentence
 from ktr.matching.targets import KeywordTargets, Targets
@@ -174,7 +175,7 @@ class Pipeline:
             analyses = analyze_lines(self.analyzer, [norm.text for norm in normalized], self.config.max_chars)
         return list(zip(normalized, analyses))
 
-    def analyse_stream(self, sources: Iterable[str]) -> Iterator[tuple[Normalized, LineAnalysis]]:
+    def analyse_stream(self, sources: Iterable[str]) -> Generator[tuple[Normalized, LineAnalysis], None, None]:
         """:meth:`analyse` for an analyzer with a ``stream`` method (Kiwi in this process): each
         line's analysis as soon as the analyzer has it, the lines read as it asks for them.
         Without the lock: a Kiwi object analyses for several threads at once safely (since
@@ -232,7 +233,7 @@ class Pipeline:
             for i, k in enumerate(kws):
                 if i in units:
                     found: Lookup | None = Lookup(None, units[i].english, "idiom")
-                    target = Targets(idioms=found.equivalents)
+                    target = Targets(idioms=units[i].english)
                     result, weight = self._unmatched(k, found, target)
                 else:
                     found, target, result, weight = self._known_word(k)
@@ -272,7 +273,7 @@ class Pipeline:
             keyword.cls, 1.0
         ) if counts else None
 
-    def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict]:
+    def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict[int, Idiom]]:
         """A line's keywords (offsets into the line as given) and its idiom units by position."""
         kws = extract(analysis.morphemes, self.table, self._classes)
         if self._numbers and not analysis.failed:

@@ -18,13 +18,14 @@ import os
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from ktr import __version__
 from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
 from ktr.execution.engines import Engine, iter_stretches
 from ktr.execution.jobs import resolve_jobs, split_jobs
-from ktr.execution.ranges import CheckedFile, IndexedFile, check_file, ranges, task_lines
+from ktr.execution.ranges import CheckedFile, IndexedFile, Range, check_file, ranges, task_lines
 from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
@@ -32,10 +33,10 @@ from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.matching.tracing import RULES as TRACING
 from ktr.scoring.pipeline import Pipeline, Prepared
-from ktr.scoring.reference import ReferenceScores, stretch_statistics
-from ktr.scoring.results import Report, Signature, SystemResult
+from ktr.scoring.reference import ReferenceScores, SystemStatistics, stretch_statistics
+from ktr.scoring.results import Report, SentenceResult, Signature, SystemResult
 from ktr.scoring.totals import PerLine, Totals
-from ktr.textio import TextFile, aligned, check_counts, scan
+from ktr.textio import aligned, check_counts, scan
 
 
 class Scorer(Pipeline):
@@ -133,11 +134,11 @@ class Scorer(Pipeline):
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
 
-    def prepare_file(self, source: str | TextFile) -> Iterator[Prepared]:
+    def prepare_file(self, source: str | CheckedFile) -> Iterator[Prepared]:
         """:meth:`prepare` on a file (a path, or a file checked with :func:`ktr.textio.scan`),
         one stretch of lines after another, so memory does not grow with the file's length; every
         line is checked (encoding) before the first is analysed. Warnings name the file's lines."""
-        src = source if isinstance(source, TextFile) else scan(source)
+        src = scan(source) if isinstance(source, (str, os.PathLike)) else source
         size = stretch_size(src.lines)
         for n, (lines,) in enumerate(aligned([src], size)):
             yield self.prepare(lines, src.name, n * size + 1)
@@ -237,8 +238,10 @@ class Scorer(Pipeline):
             details,
             statistics,
         )
-        if self.engine.distributed and all(isinstance(f, IndexedFile) for f in (src, *outs.values(), *refs)):
-            found = ranges(src, outs, refs, size)  # the workers read their lines
+        files = [src, *outs.values(), *refs]
+        indexed = [f for f in files if isinstance(f, IndexedFile)] if self.engine.distributed else []
+        if len(indexed) == len(files):  # the workers read their lines
+            found = ranges(indexed[0], dict(zip(outs, indexed[1:])), indexed[len(outs) + 1 :], size)
             return self._score(found, list(outs), bool(refs), src.name, details, statistics, plan, keep_sentences)
 
         def stretches() -> Iterator[Stretch]:
@@ -259,8 +262,14 @@ class Scorer(Pipeline):
         return task_lines(lines) if self.engine.distributed else stretch_size(lines)
 
     def _plan(
-        self, inputs: list, systems: list[str], references: int, size: int, details: bool, statistics: bool
-    ) -> dict:
+        self,
+        inputs: list[tuple[str, int] | tuple[str, int, int | None]],
+        systems: list[str],
+        references: int,
+        size: int,
+        details: bool,
+        statistics: bool,
+    ) -> dict[str, Any]:
         """What a shard manifest records of a run, so that a resumed run is the same run."""
         return {
             "ktr": __version__,
@@ -284,7 +293,9 @@ class Scorer(Pipeline):
             return
         size = self._stretch(src.lines)
         if isinstance(src, IndexedFile):  # the workers read the source, each line matched against nothing
-            items: Iterator = (r._replace(systems=(("", None, 0, 0),)) for r in ranges(src, {}, [], size))
+            items: Iterator[Range | Stretch] = (
+                r._replace(systems=(("", None, 0, 0),)) for r in ranges(src, {}, [], size)
+            )
         else:
             items = (
                 Stretch(n * size, lines, {"": [""] * len(lines)}) for n, (lines,) in enumerate(aligned([src], size))
@@ -306,20 +317,20 @@ class Scorer(Pipeline):
 
     def _score(
         self,
-        stretches: Iterable,
+        stretches: Iterable[Stretch | Range],
         names: list[str],
         with_references: bool,
         source_name: str,
         details: bool,
         statistics: bool,
-        plan: dict | None = None,
+        plan: dict[str, Any] | None = None,
         keep_sentences: bool = True,
     ) -> Report:
         """Every stretch scored; its lines' results kept, or summed into each system's totals as
         the lines go by; BLEU and chrF summed stretch by stretch."""
         c = self.config
         metrics = ReferenceScores(keep=statistics) if with_references else None
-        kept: dict[str, list] = {name: [] for name in names}
+        kept: dict[str, list[SentenceResult]] = {name: [] for name in names}
         totals = {name: Totals(c.aggregation, c.no_keywords, c.f_beta) for name in names}
         lines = {name: PerLine(c.aggregation == "weighted") for name in names}
         messages: list[str] = []
@@ -374,7 +385,7 @@ def _described(config: Config) -> Analyzer:
     return described
 
 
-def _reference_statistics(keep: bool, stretch: Stretch) -> dict:
+def _reference_statistics(keep: bool, stretch: Stretch) -> dict[str, SystemStatistics]:
     """BLEU's and chrF's statistics of a stretch (where it is scored: on a cluster, the worker)."""
     return stretch_statistics(stretch.systems, stretch.references, keep)
 

@@ -82,6 +82,19 @@ def test_names_match_capitalized_words_only(scorer):
     assert seg.keywords[0].how == "transliteration"
 
 
+def test_a_long_name_matches_one_lower_case_word_of_the_same_sound(scorer):
+    # Kiwi tags 살모넬라 (salmonella) a proper noun; English writes it in lower case. One word of
+    # the very same sound counts; a word that only sounds near it, in lower case, does not
+    for output, matched in [
+        ("Salmonella was found in the tomatoes.", "salmonella"),
+        ("They found salmonella in the tomatoes.", "salmonella"),
+        ("They found salmon in the tomatoes.", None),
+    ]:
+        seg = scorer.score(["토마토에서 살모넬라가 발견됐다."], [output]).systems[0].sentences[0]
+        found = {k.keyword.lemma: k.matched for k in seg.keywords}
+        assert found["살모넬라"] == matched, output
+
+
 def test_two_word_names(kiwi):
     scorer = Scorer(Config(matching=("transliteration",)), analyzer=kiwi)  # the stage alone
     seg = scorer.score(["라스베이거스에 갔다."], ["He went to Las Vegas."]).systems[0].sentences[0]

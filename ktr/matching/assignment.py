@@ -38,6 +38,10 @@ class Candidate(NamedTuple):
     rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
 
 
+#: the sort key of a candidate (:func:`assign`'s preference): strength, sense, nearness, rank, end, equivalent
+Preference = tuple[int, int, float, tuple[int, int, int], int, str]
+
+
 def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
     """Groups of keywords that compete for at least one output token, each in keyword order."""
     parent = {k: k for k in cands}
@@ -142,7 +146,7 @@ def _improve(
     group: list[int],
     cands: dict[int, list[Candidate]],
     weights: dict[int, int],
-    preference: Callable[[Candidate], tuple],
+    preference: Callable[[Candidate], Preference],
 ) -> dict[int, Candidate]:
     """Of assignments of the same size, one best place per meaning: a keyword left out takes a
     token from the keyword holding it when its match is the better one and the holder stands for
@@ -196,7 +200,7 @@ def assign(
     keywords a keyword stands for (a word the source repeats; 1 when not given)."""
     weights = weights or {}
 
-    def preference(c: Candidate) -> tuple[int, int, float, tuple[int, int, int], int, str]:
+    def preference(c: Candidate) -> Preference:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
         # a number by value is not a listed sense: it ranks as the last main sense, so that a
         # word as written ("third" for 삼) is named before it

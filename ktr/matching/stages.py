@@ -124,25 +124,38 @@ def _participle_after(v: SentenceView, i: int) -> int:
 
 def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
-    A proper noun matches only words the output writes capitalized (unless it has no capitals)."""
+    A proper noun matches only words the output writes capitalized (unless it has no capitals), or
+    one lower-case word of the same sound when it is long."""
     if not targets.sound:
         return []
     found = []
-    groups = v.name_sounds_by_length if targets.name else v.sounds_by_length
-    sound, threshold = targets.sound, v.threshold
+    sound = targets.sound
     low = transliterate.required_length(sound)
-    for size, (keys, where) in groups.items():  # size: a key's length, optional symbols included
-        if low - size > (1 - threshold) * low + 1e-9:
-            continue  # too short to reach the threshold even with every symbol
-        for key in keys:
-            similarity = transliterate.similarity(sound, key)
-            if similarity < threshold:
-                continue
-            rank = round((1 - similarity) * 1000)
-            found += [
-                (i, Candidate(k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)))
-                for i, start, end in where[key]
-            ]
+    # a name matches words the output writes capitalized; and one word written in lower case when
+    # it sounds the same and the name is long (살모넬라 ↔ salmonella, 툰드라 ↔ tundra: Kiwi tags
+    # them NNP), never several ("clean ton" for 클린턴)
+    passes = [(v.name_sounds_by_length if targets.name else v.sounds_by_length, v.threshold, False)]
+    if targets.name and low >= 4:
+        passes.append((v.sounds_by_length, 1.0, True))
+    for groups, threshold, one_word in passes:
+        for size, (keys, where) in groups.items():  # size: a key's length, optional symbols included
+            if low - size > (1 - threshold) * low + 1e-9:
+                continue  # too short to reach the threshold even with every symbol
+            for key in keys:
+                similarity = transliterate.similarity(sound, key)
+                if similarity < threshold:
+                    continue
+                rank = round((1 - similarity) * 1000)
+                found += [
+                    (
+                        i,
+                        Candidate(
+                            k, " ".join(v.tokens[start:end]), start, end, "transliteration", (order, rank, start)
+                        ),
+                    )
+                    for i, start, end in where[key]
+                    if not one_word or end - start == 1
+                ]
     return [c for _, c in sorted(found, key=lambda f: f[0])]  # in the order of the sounds
 
 

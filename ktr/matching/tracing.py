@@ -6,9 +6,10 @@ output that is not an English function word (:data:`ktr.english.tokens.FUNCTION_
 piece of a contraction (the ``t`` of "don't"); numbers and names count. A content word is
 **traced** when it lies in the span a keyword was matched on, by any stage (its equivalent as
 written or inflected, a WordNet synonym or derivation, an idiom or construction realization, a
-number by value, a name by sound; "people" after the number of 2명), or when the source itself writes it in Latin letters or digits
-(a name, acronym or number copied: "CNN", "Judy", the "3" of a list item "3. 아르기닌"). English light verbs (make, take, get, give, go, come, put,
-keep, let, in any form) count only when a keyword matched them. Every other content word is
+number by value, a name by sound; "people" after the number of 2명), or when the source itself
+writes it in Latin letters or digits (a name, acronym or number copied: "CNN", "Judy", the "3"
+of a list item "3. 아르기닌"). English light verbs (make, take, get, give, go, come, put, keep,
+let, in any form) count only when a keyword matched them. Every other content word is
 **added**: the source does not account for it.
 
 The assignment (:mod:`ktr.matching.assignment`) gives each keyword at most one span and each
@@ -81,7 +82,7 @@ def latin_words(text: str) -> frozenset[str]:
 
 def with_counted(tokens: Sequence[str], start: int, end: int, counted: Sequence[str]) -> tuple[int, int]:
     """The span of a number matched at ``start:end``, widened over the noun its counter stands for
-    when the translation writes it next ("two people", "hundreds of people" for 2명, 수백명)."""
+    when the translation writes it next, directly or after "of" ("two people" for 2명)."""
     after = end + (end < len(tokens) and tokens[end] == "of")
     return (start, after + 1) if counted and after < len(tokens) and tokens[after] in counted else (start, end)
 

@@ -124,18 +124,19 @@ def _participle_after(v: SentenceView, i: int) -> int:
 
 def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
-    A proper noun matches only words the output writes capitalized (unless it has no capitals), or
-    one lower-case word of the same sound when it is long."""
+    A proper noun matches only words the output writes capitalized (unless it has no capitals), or,
+    without a lexicon entry, one lower-case word of the same sound when it is long."""
     if not targets.sound:
         return []
     found = []
     sound = targets.sound
     low = transliterate.required_length(sound)
-    # a name matches words the output writes capitalized; and one word written in lower case when
-    # it sounds the same and the name is long (살모넬라 ↔ salmonella, 툰드라 ↔ tundra: Kiwi tags
-    # them NNP), never several ("clean ton" for 클린턴)
+    # a name matches words the output writes capitalized; and, when it has no lexicon entry, one
+    # word written in lower case of the same sound if the name is long (살모넬라 ↔ salmonella,
+    # 툰드라 ↔ tundra: Kiwi tags them NNP), never several ("clean ton" for 클린턴) and never a word
+    # for a name the lexicon knows (폴란드 is Poland, not "plants")
     passes = [(v.name_sounds_by_length if targets.name else v.sounds_by_length, v.threshold, False)]
-    if targets.name and low >= 4:
+    if targets.name and low >= 4 and not targets.equivalents:
         passes.append((v.sounds_by_length, 1.0, True))
     for groups, threshold, one_word in passes:
         for size, (keys, where) in groups.items():  # size: a key's length, optional symbols included

@@ -42,7 +42,19 @@ COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md",
 #: group -> (modules mutated, the fast tests run on them)
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "scoring": (["ktr/scoring/results.py"], ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
-    "matching": (["ktr/matching/assignment.py"], ["tests/test_match.py", "tests/test_assignment.py"]),
+    "matching": (
+        ["ktr/matching/assignment.py", "ktr/matching/stages.py"],
+        [
+            "tests/test_match.py",
+            "tests/test_assignment.py",
+            "tests/test_stages.py",
+            "tests/test_numbers.py",
+            "tests/test_transliterate.py",
+            "tests/test_constructions.py",
+            "tests/test_idioms.py",
+            "tests/test_inflection.py",
+        ],
+    ),
     "reports": (
         ["ktr/reports/tables.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
         ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"],

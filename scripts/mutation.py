@@ -74,6 +74,10 @@ def settings(modules: list[str], tests: list[str]) -> str:
         f"only_mutate = {quoted(modules)}\n"
         'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md", "mutation_order.py"]\n'
         f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
+        # a mutant's time limit is (its tests' measured time + constant) * multiplier; the measured
+        # time leaves out fixtures (a scorer with Kiwi and WordNet, built afresh for each mutant),
+        # so with mutmut's 1 s constant a mutant that fails at once was reported as a timeout
+        "timeout_constant = 10\ntimeout_multiplier = 6\n"
         'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "mutation_order", '
         '"-W", "ignore::DeprecationWarning"]\n'
     )
@@ -144,6 +148,11 @@ def mutmut(where: Path, env: dict, names: list[str], jobs: int, deadline: float,
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait()
+        time.sleep(5)  # the mutants mutmut forked outlive it when they do not stop on SIGTERM
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         return False
 
 

@@ -47,7 +47,6 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         [
             "tests/test_match.py",
             "tests/test_assignment.py",
-            "tests/test_stages.py",
             "tests/test_numbers.py",
             "tests/test_transliterate.py",
             "tests/test_constructions.py",

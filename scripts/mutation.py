@@ -73,10 +73,6 @@ def settings(modules: list[str], tests: list[str]) -> str:
         f"only_mutate = {quoted(modules)}\n"
         'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md", "mutation_order.py"]\n'
         f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
-        # a mutant's time limit is (its tests' measured time + constant) * multiplier; the measured
-        # time leaves out fixtures (a scorer with Kiwi and WordNet, built afresh for each mutant),
-        # so with mutmut's 1 s constant a mutant that fails at once was reported as a timeout
-        "timeout_constant = 10\ntimeout_multiplier = 6\n"
         'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "mutation_order", '
         '"-W", "ignore::DeprecationWarning"]\n'
     )

@@ -73,8 +73,11 @@ def settings(modules: list[str], tests: list[str]) -> str:
         f"only_mutate = {quoted(modules)}\n"
         'also_copy = ["configs", "lexicons", "scripts", "docs", "README.md", "mutation_order.py"]\n'
         f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
+        # not the KoNLPy tests: once mutmut's parent process has started Java, the processes it
+        # forks for the mutants exit or hang as soon as a test builds a scorer (killed or timeout
+        # whatever the mutant); their tag tables are checked by the whole suite
         'pytest_add_cli_args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "mutation_order", '
-        '"-W", "ignore::DeprecationWarning"]\n'
+        '"-W", "ignore::DeprecationWarning", "-m", "not jvm"]\n'
     )
 
 

@@ -285,3 +285,81 @@ def test_a_name_matches_only_a_capitalized_word_a_loanword_any():
     assert match([loanword], text, ("transliteration",), **names(text)) == {0: ("clinton", 1, 2, "transliteration")}
     # an output without capitals: any word may be the name
     assert match([CLINTON], "the clinton met", ("transliteration",)) == {0: ("clinton", 1, 2, "transliteration")}
+
+
+# constructions: a mark an inflection carries (더 → bigger), the passive (비난을 받다 → was criticized)
+
+CONSTRUCTIONS = ("exact", "inflection", "derivation", "construction")
+MORE = Targets(construction=True, idioms=("more",), endings=("er",))  # 더: "more", or any comparative
+RECEIVE = Targets(construction=True, idioms=("receive",), endings=("passive",))  # -을 받다
+PROBLEM, DECISION = Targets(("problem",)), Targets(("decision",))
+CRITICISM = Targets(("criticism",), derivations=("criticize",))  # 비난
+
+
+def construction_inflections():
+    return inflections("problem", "big", "small", "good", "criticism", "criticize", "sell", "decision")
+
+
+def test_a_comparative_carries_more_on_the_token_of_the_word_it_inflects():
+    # 문제가 더 크다 → "this problem is bigger": 더 and 크다 (big) share "bigger"
+    table = construction_inflections()
+    got = match([PROBLEM, MORE, Targets(("big",))], "this problem is bigger", CONSTRUCTIONS, table)
+    assert got == {0: ("problem", 1, 2, "exact"), 1: ("-er", 3, 4, "construction"), 2: ("big", 3, 4, "inflection")}
+    # an irregular comparative: "better" (good)
+    got = match([PROBLEM, MORE, Targets(("good",))], "this problem is better", CONSTRUCTIONS, table)
+    assert got[1] == ("-er", 3, 4, "construction")
+    # a word that merely ends in -er inflects nothing: no comparative
+    assert match([Targets(("teacher",)), MORE], "the teacher", CONSTRUCTIONS, table) == {0: ("teacher", 1, 2, "exact")}
+
+
+def test_of_several_comparatives_the_nearest_carries_the_mark():
+    # 더 first of two keywords (place 0.25): "bigger" (0.125) rather than "smaller" (0.625);
+    # 더 second (0.75): "smaller"
+    table = construction_inflections()
+    assert match([MORE, PROBLEM], "bigger and smaller problem", CONSTRUCTIONS, table)[0] == (
+        "-er",
+        0,
+        1,
+        "construction",
+    )
+    assert match([PROBLEM, MORE], "bigger and smaller problem", CONSTRUCTIONS, table)[1] == (
+        "-er",
+        2,
+        3,
+        "construction",
+    )
+
+
+def test_a_passive_carries_receive_with_the_noun_its_participle_translates():
+    # 결정은 비난을 받았다: 비난 matches "criticized" (derived from criticize), and "was (widely)
+    # criticized" carries 받다, from "was" to the participle
+    table = construction_inflections()
+    keywords = [DECISION, CRITICISM, RECEIVE]
+    assert match(keywords, "the decision was criticized", CONSTRUCTIONS, table) == {
+        0: ("decision", 1, 2, "exact"),
+        1: ("criticize", 3, 4, "derivation"),
+        2: ("be + participle", 2, 4, "construction"),
+    }
+    got = match(keywords, "the decision was widely criticized", CONSTRUCTIONS, table)
+    assert got[2] == ("be + participle", 2, 5, "construction")  # one adverb in -ly between
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "the decision was very criticized",  # the word between is no adverb in -ly
+        "the decision was quickly and criticized",  # the participle two words after the adverb
+        "the decision was criticizing",  # an -ing form is no participle
+        "the decision was",  # nothing after the auxiliary
+    ],
+)
+def test_no_passive_without_a_participle_right_after_be(output):
+    got = match([DECISION, CRITICISM, RECEIVE], output, CONSTRUCTIONS, construction_inflections())
+    assert 2 not in got
+
+
+def test_a_passive_of_another_word_does_not_carry_receive():
+    # 비난을 받았다 → "the decision was criticized, the house was sold": "was sold" is a passive,
+    # but not of the noun before 받다, which only "was criticized" carries
+    got = match([CRITICISM, RECEIVE], "the house was sold", CONSTRUCTIONS, construction_inflections())
+    assert got == {}

@@ -4,6 +4,7 @@ import sys
 
 import pytest
 
+from ktr import Config, Scorer
 from ktr.english.inflection import build
 from ktr.english.tokens import capitalized_words, tokenize
 from ktr.matching.assignment import EXACT_LIMIT
@@ -363,3 +364,35 @@ def test_a_passive_of_another_word_does_not_carry_receive():
     # but not of the noun before 받다, which only "was criticized" carries
     got = match([CRITICISM, RECEIVE], "the house was sold", CONSTRUCTIONS, construction_inflections())
     assert got == {}
+
+
+@pytest.mark.parametrize(
+    "before, output",
+    [
+        # the word after be matches the noun before 받다 but is no past participle
+        ("award", "the prizes were awards"),  # a plural
+        ("big", "the house was bigger"),  # a comparative
+        ("big", "the house was biggest"),  # a superlative
+        # a passive next to the noun's match but not over it
+        ("criticism", "the criticism was heard"),  # the passive starts where the noun ends
+        ("criticism", "they were given criticism"),  # the noun starts where the passive ends
+    ],
+)
+def test_a_passive_carries_receive_only_over_a_participle_of_the_noun_before(before, output):
+    noun = CRITICISM if before == "criticism" else Targets((before,))
+    table = inflections("award", "big", "criticism", "criticize", "hear", "give")
+    got = match([noun, RECEIVE], output, CONSTRUCTIONS, table)
+    assert 0 in got and 1 not in got, got
+
+
+# numbers by value -------------------------------------------------------------------------------
+
+
+def test_a_number_matched_over_several_tokens_is_named_by_them(kiwi):
+    # 3억 5천만 명 (350,000,000 people): one keyword, matched by "350 million", two tokens
+    scorer = Scorer(Config(matching=("exact", "number")), analyzer=kiwi)
+    seg = scorer.score(["인구는 3억 5천만 명이다."], ["The population is 350 million."]).systems[0].sentences[0]
+    assert [(k.keyword.lemma, k.matched, k.how) for k in seg.keywords] == [
+        ("인구", "population", "exact"),
+        ("3억 5천만명", "350 million", "number"),
+    ]

@@ -124,6 +124,14 @@ def test_a_repeated_word_weighs_as_many_keywords_as_it_stands_for():
     assert sorted(chosen) == [0, 1]
 
 
+def test_a_repeated_word_outweighs_a_stronger_single_one():
+    # 학생 (student) once, then 제자 (pupil, student) twice, one "student": 학생 has it as its
+    # first sense, 제자 only as its second, but 제자 stands for two keywords, so it takes it
+    student, pupil = Targets(("student",)), Targets(("pupil", "student"))
+    chosen = match_sentence([student, pupil, pupil], tokenize("a student"))
+    assert {k: (c.equivalent, c.start) for k, c in chosen.items()} == {1: ("student", 1), 2: ("student", 1)}
+
+
 def test_phrase_must_be_contiguous():
     assert run([("department store",)], "department of the store") == {}
     assert run([("department store",)], "the Department Store") == {0: ("department store", 1, 3)}
@@ -273,9 +281,29 @@ def test_a_sound_at_the_threshold_matches():
     assert match([CLINTON], text, ("transliteration",), threshold=0.81, **names(text)) == {}
 
 
-def test_the_closer_sound_wins_over_the_nearer_place():
-    # "Linton" (0.8) is at the keyword's place, "Clinton" (1.0) far from it: the closer sound wins
-    text = "Linton met Clinton"
+@pytest.mark.parametrize(
+    "text, clinton",
+    [
+        ("Linton met Clinton", 2),
+        ("Mr Linton met Clinton", 3),  # "Linton" (token 1 of 4) is nearer the keyword's place
+        ("Clinton met Mr Linton", 0),  # the closer sound found first, the other after it
+    ],
+)
+def test_the_closer_sound_wins_over_the_nearer_place(text, clinton):
+    # "Linton" (0.8) against "Clinton" (1.0): the closer sound wins wherever the words are
+    got = match([CLINTON], text, ("transliteration",), **names(text))
+    assert got == {0: ("clinton", clinton, clinton + 1, "transliteration")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kim met Clinton",  # "Kim" (KM) too short to reach KLNTN
+        "Hamilton met Clinton",  # "Hamilton" (HMLTN) as long, but 0.4 alike
+    ],
+)
+def test_a_name_that_does_not_sound_alike_does_not_stop_the_search(text):
+    # the word that does not match comes first; "Clinton" after it still matches
     assert match([CLINTON], text, ("transliteration",), **names(text)) == {0: ("clinton", 2, 3, "transliteration")}
 
 

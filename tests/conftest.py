@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -13,13 +14,17 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared" / "data"
 
-_analyzers: dict[str, object] = {}
+_analyzers: dict[tuple[str, int], object] = {}
 
 
 def analyzer(name: str):
-    if name not in _analyzers:
-        _analyzers[name] = get_analyzer(name)
-    return _analyzers[name]
+    """The analyzer ``name``, built once per process: a process forked after Kiwi has analysed
+    (as mutmut forks one per mutant, scripts/mutation.py) would wait forever on the parent's Kiwi,
+    whose worker threads it does not have, so it builds its own."""
+    key = (name, os.getpid())
+    if key not in _analyzers:
+        _analyzers[key] = get_analyzer(name)
+    return _analyzers[key]
 
 
 @pytest.fixture(scope="session")

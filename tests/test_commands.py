@@ -525,3 +525,26 @@ def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
     code, _, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg, "--gold", gold, "-o", tmp_path / "agreed")
     assert code == 3 and "not scored, the analysis failed: kiwi gave no result within timeout=1s\n" in err
     assert sorted(p.name for p in (tmp_path / "agreed").iterdir()) == ["agreement.json", "agreement.md"]
+
+
+def test_meta_eval_gold_names_the_failed_source_line(capsys, tmp_path):
+    """Judged lines 1 and 3 of the source, the analyzer failing on line 3: the warning names the
+    source file and its line 3 (as ``ktr score`` does), not the gold file nor the line's place
+    (2nd) among the judged lines."""
+    src = write(tmp_path / "src.ko", f"방 열쇠\n방 열쇠\n{LONG}\n")
+    ref = write(tmp_path / "ref.en", "room key\n" * 3)
+    cfg = write(tmp_path / "slow.yaml", "analyzer: kiwi\ntimeout: 1\nmax_chars: 1000000\nmatching: [exact]\n")
+    gold = write(
+        tmp_path / "gold.tsv",
+        "# ktr judged keywords, version 1\nline\tstart\tend\tlemma\tlabel\n1\t0\t1\t방\tT\n3\t0\t2\t학생\tT\n",
+    )
+    code, _, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg, "--gold", gold, "-o", tmp_path / "out")
+    assert code == 3
+    assert err.splitlines()[0] == (
+        f"ktr: warning: {src}:3: not scored, the analysis failed: kiwi gave no result within timeout=1s"
+    )
+    assert str(gold) not in err
+    doc = json.loads((tmp_path / "out" / "agreement.json").read_text(encoding="utf-8"))
+    # line 1: 방 matched "room", credited; line 3: no keyword over 학생, a judged T missed
+    assert (doc["keywords"]["true_positive"], doc["keywords"]["false_negative"]) == (1, 1)
+    assert (doc["sentences"]["sentences"], doc["sentences"]["ktr"]) == (1, 1.0)  # line 3 has no score

@@ -4,10 +4,13 @@ import sys
 
 import pytest
 
-from ktr.english.tokens import tokenize
+from ktr import Config, Scorer
+from ktr.english.inflection import build
+from ktr.english.tokens import capitalized_words, tokenize
 from ktr.matching.assignment import EXACT_LIMIT
 from ktr.matching.stages import match_sentence
 from ktr.matching.targets import Targets
+from ktr.matching.transliteration import korean_key
 
 
 def run(equivalents, text):
@@ -121,6 +124,14 @@ def test_a_repeated_word_weighs_as_many_keywords_as_it_stands_for():
     assert sorted(chosen) == [0, 1]
 
 
+def test_a_repeated_word_outweighs_a_stronger_single_one():
+    # 학생 (student) once, then 제자 (pupil, student) twice, one "student": 학생 has it as its
+    # first sense, 제자 only as its second, but 제자 stands for two keywords, so it takes it
+    student, pupil = Targets(("student",)), Targets(("pupil", "student"))
+    chosen = match_sentence([student, pupil, pupil], tokenize("a student"))
+    assert {k: (c.equivalent, c.start) for k, c in chosen.items()} == {1: ("student", 1), 2: ("student", 1)}
+
+
 def test_phrase_must_be_contiguous():
     assert run([("department store",)], "department of the store") == {}
     assert run([("department store",)], "the Department Store") == {0: ("department store", 1, 3)}
@@ -171,3 +182,246 @@ def test_the_same_match_whatever_the_hash_seed():
         for seed in range(12)
     }
     assert seen == {"[(0, 'fans', 'exact', 1), (1, 'end', 'inflection', 2), (2, 'fans', 'exact', 1)]\n"}
+
+
+# The stages one at a time: each keyword's targets written out (as a lexicon entry gives them),
+# the output tokenized by ktr, inflected forms from WordNet (ktr.english.inflection); each
+# expected match (equivalent, token span, stage) is worked out in the comment above it.
+
+
+def inflections(*words):
+    """Inflected form -> base words for ``words``, from WordNet, as the scorer builds it."""
+    return {form: tuple(bases) for form, bases in build(words).items()}
+
+
+def match(targets, text, stages=("exact",), table=None, **options):
+    """keyword index -> (equivalent, start, end, stage) of what each keyword matched in ``text``."""
+    chosen = match_sentence(targets, tokenize(text), stages, table, **options)
+    return {k: (c.equivalent, c.start, c.end, c.how) for k, c in sorted(chosen.items())}
+
+
+STUDENT, TEACHER, SCHOOL = Targets(("student",)), Targets(("teacher",)), Targets(("school",))
+
+
+# a word the source repeats (학생 … 학생) --------------------------------------------------------
+
+
+def test_a_repeat_takes_a_free_token_even_before_its_first_occurrence():
+    # 선생님, 학교, 학생, 학생 against "student teacher school student": the first 학생 (third of
+    # four keywords) takes the nearer "student", token 3; its repeat takes token 0, which nobody
+    # took, rather than sharing token 3
+    got = match([TEACHER, SCHOOL, STUDENT, STUDENT], "student teacher school student")
+    assert got == {
+        0: ("teacher", 1, 2, "exact"),
+        1: ("school", 2, 3, "exact"),
+        2: ("student", 3, 4, "exact"),
+        3: ("student", 0, 1, "exact"),
+    }
+
+
+def test_a_repeat_never_takes_a_token_another_keyword_holds():
+    # 학생 (student, pupil), 제자 (pupil), 학생 against "a student and a pupil": "pupil" is
+    # 제자's, so the repeated 학생 shares the first one's "student" (token 1) instead
+    pupil = Targets(("student", "pupil"))
+    got = match([pupil, Targets(("pupil",)), pupil], "a student and a pupil")
+    assert got == {0: ("student", 1, 2, "exact"), 1: ("pupil", 4, 5, "exact"), 2: ("student", 1, 2, "exact")}
+
+
+def test_a_repeat_takes_the_nearest_free_token():
+    # 학생, 선생님, 학생 against "student teacher student and student": the repeat is the last
+    # keyword (place 2.5 / 3 = 0.83); of the free tokens 2 (2.5 / 5 = 0.5) and 4 (0.9), token 4
+    got = match([STUDENT, TEACHER, STUDENT], "student teacher student and student")
+    assert got == {0: ("student", 0, 1, "exact"), 1: ("teacher", 1, 2, "exact"), 2: ("student", 4, 5, "exact")}
+
+
+def test_a_repeat_sharing_a_token_keeps_the_first_occurrence_s_equivalent():
+    # 축 (axis, axe) twice against "two axes": WordNet's "axes" inflects both axe and axis; the
+    # first 축 takes it as its first equivalent, axis, and the repeat shares it as axis too
+    # (not as axe, the alphabetically smaller)
+    axis = Targets(("axis", "axe"))
+    got = match([axis, axis], "two axes", ("exact", "inflection"), inflections("axe", "axis"))
+    assert got == {0: ("axis", 1, 2, "inflection"), 1: ("axis", 1, 2, "inflection")}
+
+
+# phrases: as written (exact) or with an inflected word (inflection) ------------------------------
+
+TAKE_PART = Targets(("take part",))
+
+
+def test_a_phrase_matches_as_written_or_inflected_in_either_word():
+    table = inflections("take", "part")
+    both = ("exact", "inflection")
+    assert match([TAKE_PART], "we take part", both, table) == {0: ("take part", 1, 3, "exact")}
+    assert match([TAKE_PART], "we took part", both, table) == {0: ("take part", 1, 3, "inflection")}
+    assert match([TAKE_PART], "we take parts", both, table) == {0: ("take part", 1, 3, "inflection")}
+    # without the inflection stage, "took part" is no match
+    assert match([TAKE_PART], "we took part", ("exact",), table) == {}
+
+
+def test_a_phrase_cut_off_by_the_end_of_the_output_is_no_match():
+    # "took" inflects the phrase's first word, but the output ends before "part"
+    assert match([TAKE_PART], "they took", ("exact", "inflection"), inflections("take", "part")) == {}
+    assert match([TAKE_PART], "they take", ("exact", "inflection"), inflections("take", "part")) == {}
+
+
+# transliteration: names and loanwords by sound -------------------------------------------------
+
+CLINTON = Targets(sound=korean_key("클린턴"), name=True)  # KLNTN
+
+
+def names(text):
+    return {"names": capitalized_words(text)}
+
+
+def test_a_sound_at_the_threshold_matches():
+    # "Linton" (LNTN) against KLNTN: one symbol of five missing, similarity 0.8, the default
+    # threshold: a match (a key one symbol shorter than the name's is still compared)
+    text = "Linton came"
+    assert match([CLINTON], text, ("transliteration",), **names(text)) == {0: ("linton", 0, 1, "transliteration")}
+    assert match([CLINTON], text, ("transliteration",), threshold=0.81, **names(text)) == {}
+
+
+@pytest.mark.parametrize(
+    "text, clinton",
+    [
+        ("Linton met Clinton", 2),
+        ("Mr Linton met Clinton", 3),  # "Linton" (token 1 of 4) is nearer the keyword's place
+        ("Clinton met Mr Linton", 0),  # the closer sound found first, the other after it
+    ],
+)
+def test_the_closer_sound_wins_over_the_nearer_place(text, clinton):
+    # "Linton" (0.8) against "Clinton" (1.0): the closer sound wins wherever the words are
+    got = match([CLINTON], text, ("transliteration",), **names(text))
+    assert got == {0: ("clinton", clinton, clinton + 1, "transliteration")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kim met Clinton",  # "Kim" (KM) too short to reach KLNTN
+        "Hamilton met Clinton",  # "Hamilton" (HMLTN) as long, but 0.4 alike
+    ],
+)
+def test_a_name_that_does_not_sound_alike_does_not_stop_the_search(text):
+    # the word that does not match comes first; "Clinton" after it still matches
+    assert match([CLINTON], text, ("transliteration",), **names(text)) == {0: ("clinton", 2, 3, "transliteration")}
+
+
+def test_a_name_matches_only_a_capitalized_word_a_loanword_any():
+    # "linton" sounds alike (0.8) but is written in lower case in an output that has capitals
+    text = "the linton met Mr Lee"
+    assert match([CLINTON], text, ("transliteration",), **names(text)) == {}
+    loanword = Targets(sound=korean_key("클린턴"))  # the same sound, not a proper noun
+    assert match([loanword], text, ("transliteration",), **names(text)) == {0: ("linton", 1, 2, "transliteration")}
+    # an output without capitals: any word may be the name
+    assert match([CLINTON], "the linton met", ("transliteration",)) == {0: ("linton", 1, 2, "transliteration")}
+
+
+# constructions: a mark an inflection carries (더 → bigger), the passive (비난을 받다 → was criticized)
+
+CONSTRUCTIONS = ("exact", "inflection", "derivation", "construction")
+MORE = Targets(construction=True, idioms=("more",), endings=("er",))  # 더: "more", or any comparative
+RECEIVE = Targets(construction=True, idioms=("receive",), endings=("passive",))  # -을 받다
+PROBLEM, DECISION = Targets(("problem",)), Targets(("decision",))
+CRITICISM = Targets(("criticism",), derivations=("criticize",))  # 비난
+
+
+def construction_inflections():
+    return inflections("problem", "big", "small", "good", "criticism", "criticize", "sell", "decision")
+
+
+def test_a_comparative_carries_more_on_the_token_of_the_word_it_inflects():
+    # 문제가 더 크다 → "this problem is bigger": 더 and 크다 (big) share "bigger"
+    table = construction_inflections()
+    got = match([PROBLEM, MORE, Targets(("big",))], "this problem is bigger", CONSTRUCTIONS, table)
+    assert got == {0: ("problem", 1, 2, "exact"), 1: ("-er", 3, 4, "construction"), 2: ("big", 3, 4, "inflection")}
+    # an irregular comparative: "better" (good)
+    got = match([PROBLEM, MORE, Targets(("good",))], "this problem is better", CONSTRUCTIONS, table)
+    assert got[1] == ("-er", 3, 4, "construction")
+    # a word that merely ends in -er inflects nothing: no comparative
+    assert match([Targets(("teacher",)), MORE], "the teacher", CONSTRUCTIONS, table) == {0: ("teacher", 1, 2, "exact")}
+
+
+def test_of_several_comparatives_the_nearest_carries_the_mark():
+    # 더 first of two keywords (place 0.25): "bigger" (0.125) rather than "smaller" (0.625);
+    # 더 second (0.75): "smaller"
+    table = construction_inflections()
+    assert match([MORE, PROBLEM], "bigger and smaller problem", CONSTRUCTIONS, table)[0] == (
+        "-er",
+        0,
+        1,
+        "construction",
+    )
+    assert match([PROBLEM, MORE], "bigger and smaller problem", CONSTRUCTIONS, table)[1] == (
+        "-er",
+        2,
+        3,
+        "construction",
+    )
+
+
+def test_a_passive_carries_receive_with_the_noun_its_participle_translates():
+    # 결정은 비난을 받았다: 비난 matches "criticized" (derived from criticize), and "was (widely)
+    # criticized" carries 받다, from "was" to the participle
+    table = construction_inflections()
+    keywords = [DECISION, CRITICISM, RECEIVE]
+    assert match(keywords, "the decision was criticized", CONSTRUCTIONS, table) == {
+        0: ("decision", 1, 2, "exact"),
+        1: ("criticize", 3, 4, "derivation"),
+        2: ("be + participle", 2, 4, "construction"),
+    }
+    got = match(keywords, "the decision was widely criticized", CONSTRUCTIONS, table)
+    assert got[2] == ("be + participle", 2, 5, "construction")  # one adverb in -ly between
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "the decision was very criticized",  # the word between is no adverb in -ly
+        "the decision was quickly and criticized",  # the participle two words after the adverb
+        "the decision was criticizing",  # an -ing form is no participle
+        "the decision was",  # nothing after the auxiliary
+    ],
+)
+def test_no_passive_without_a_participle_right_after_be(output):
+    got = match([DECISION, CRITICISM, RECEIVE], output, CONSTRUCTIONS, construction_inflections())
+    assert 2 not in got
+
+
+def test_a_passive_of_another_word_does_not_carry_receive():
+    # 비난을 받았다 → "the decision was criticized, the house was sold": "was sold" is a passive,
+    # but not of the noun before 받다, which only "was criticized" carries
+    got = match([CRITICISM, RECEIVE], "the house was sold", CONSTRUCTIONS, construction_inflections())
+    assert got == {}
+
+
+@pytest.mark.parametrize(
+    "before, output",
+    [
+        # the word after be matches the noun before 받다 but is no past participle
+        ("award", "the prizes were awards"),  # a plural
+        ("big", "the house was bigger"),  # a comparative
+        ("big", "the house was biggest"),  # a superlative
+        # a passive next to the noun's match but not over it
+        ("criticism", "the criticism was heard"),  # the passive starts where the noun ends
+        ("criticism", "they were given criticism"),  # the noun starts where the passive ends
+    ],
+)
+def test_a_passive_carries_receive_only_over_a_participle_of_the_noun_before(before, output):
+    noun = CRITICISM if before == "criticism" else Targets((before,))
+    table = inflections("award", "big", "criticism", "criticize", "hear", "give")
+    got = match([noun, RECEIVE], output, CONSTRUCTIONS, table)
+    assert 0 in got and 1 not in got, got
+
+
+# numbers by value -------------------------------------------------------------------------------
+
+
+def test_a_number_matched_over_several_tokens_is_named_by_them(kiwi):
+    # 3억 5천만 명 (350,000,000 people): one keyword, matched by "350 million", two tokens
+    scorer = Scorer(Config(matching=("exact", "number")), analyzer=kiwi)
+    seg = scorer.score(["인구는 3억 5천만 명이다."], ["The population is 350 million."]).systems[0].sentences[0]
+    assert [(k.keyword.lemma, k.matched, k.how) for k in seg.keywords] == [
+        ("인구", "population", "exact"),
+        ("3억 5천만명", "350 million", "number"),
+    ]

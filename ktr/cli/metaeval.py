@@ -94,5 +94,5 @@ def _agreement(args: argparse.Namespace, sources: list[str], translations: list[
 
     gold = read_gold(args.gold)
     scorer, failed = _scorer(args)
-    result = agreement(scorer, sources, translations, gold, args.gold)
+    result = agreement(scorer, sources, translations, gold, args.gold, args.src)
     return _report(args, report, result, failed())

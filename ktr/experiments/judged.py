@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from ktr.errors import InputError
 from ktr.experiments.metaeval import average
 
 if TYPE_CHECKING:
-    from ktr.scoring.results import KeywordResult
+    from ktr.scoring.results import KeywordResult, SentenceResult
     from ktr.scoring.scorer import Scorer
 
 LABELS = ("T", "A", "G", "E")
@@ -343,13 +344,18 @@ def agreement(
     translations: Sequence[str],
     judgments: Sequence[Judgment],
     name: str = "gold",
+    source_name: str = "source",
 ) -> Agreement:
-    """Score the judged lines' translations and set ktr's decision on each judged word beside it."""
+    """Score the judged lines' translations and set ktr's decision on each judged word beside it.
+    ``name`` (the gold file) prefixes errors in the judgments, ``source_name`` warnings on source lines."""
     check_lines(judgments, sources, translations, name)
     lines = sorted({j.line for j in judgments})
-    prepared = scorer.prepare([sources[n - 1] for n in lines], name)
-    system = scorer.score_prepared(prepared, "judged", [translations[n - 1] for n in lines])
-    by_line = dict(zip(lines, system.sentences))
+    sentences: list[SentenceResult] = []
+    for _, run in groupby(enumerate(lines), lambda pair: pair[1] - pair[0]):  # each run of consecutive lines
+        run_lines = [n for _, n in run]  # prepared from its first line on, so warnings name the source's lines
+        prepared = scorer.prepare([sources[n - 1] for n in run_lines], source_name, run_lines[0])
+        sentences += scorer.score_prepared(prepared, "judged", [translations[n - 1] for n in run_lines]).sentences
+    by_line = dict(zip(lines, sentences))
     policy_miss = scorer.config.missing_in_lexicon == "miss"
     items = []
     for j in judgments:

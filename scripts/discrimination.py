@@ -140,7 +140,7 @@ def main() -> int:
                 flush=True,
             )
             if (JUDGED / f"{name}.tsv").is_file():
-                found = agreement(scorer, src, ref, read_gold(JUDGED / f"{name}.tsv"), name)
+                found = agreement(scorer, src, ref, read_gold(JUDGED / f"{name}.tsv"), name, f"{name}.ko")
                 k, sent = found.keyword_agreement(), found.sentence_agreement()
                 judged.append(
                     f"| {name} | {vname} | {k['precision']:.4f} | {k['recall']:.4f} | "

@@ -131,14 +131,16 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
     found = []
     sound = targets.sound
     low = transliterate.required_length(sound)
-    # a name matches words the output writes capitalized; and, when it has no lexicon entry, one
-    # word written in lower case of the same sound if the name is long (살모넬라 ↔ salmonella,
-    # 툰드라 ↔ tundra: Kiwi tags them NNP), never several ("clean ton" for 클린턴) and never a word
-    # for a name the lexicon knows (폴란드 is Poland, not "plants")
+    # a name matches words the output writes capitalized; and, when none sounds like it and it has
+    # no lexicon entry, one word written in lower case of the same sound if the name is long
+    # (살모넬라 ↔ salmonella, 툰드라 ↔ tundra: Kiwi tags them NNP), never several ("clean ton" for
+    # 클린턴) and never a word for a name the lexicon knows (폴란드 is Poland, not "plants")
     passes = [(v.name_sounds_by_length if targets.name else v.sounds_by_length, v.threshold, False)]
     if targets.name and low >= 4 and not targets.equivalents:
         passes.append((v.sounds_by_length, 1.0, True))
     for groups, threshold, one_word in passes:
+        if one_word and found:
+            break  # a capitalized word sounds like it: the lower-case ones are not needed
         for size, (keys, where) in groups.items():  # size: a key's length, optional symbols included
             if low - size > (1 - threshold) * low + 1e-9:
                 continue  # too short to reach the threshold even with every symbol

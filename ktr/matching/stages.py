@@ -128,7 +128,7 @@ def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int)
     without a lexicon entry, one lower-case word of the same sound when it is long."""
     if not targets.sound:
         return []
-    found = []
+    found: list[tuple[int, Candidate]] = []
     sound = targets.sound
     low = transliterate.required_length(sound)
     # a name matches words the output writes capitalized; and, when none sounds like it and it has

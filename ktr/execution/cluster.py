@@ -137,6 +137,8 @@ def _dashboard(client: Any) -> str:
         version = client.run_on_scheduler(importlib.metadata.version, "bokeh")
     except importlib.metadata.PackageNotFoundError:
         version = None
+    except Exception:  # a scheduler that runs no code sent to it: its address as Dask gives it
+        return str(client.dashboard_link)
     if version is None or tuple(int(p) if p.isdigit() else 0 for p in version.split(".")[:2]) < BOKEH:
         return (
             f"none: the scheduler needs bokeh >= 3.1 for it{f' (it has {version})' if version else ''}; "

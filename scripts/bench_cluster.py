@@ -9,8 +9,9 @@ scorer, which is timed). Then the costs a larger cluster scales with: the schedu
 per task (2,000 empty tasks), the bytes a task sends each way, the client's time per task
 (unpacking its results and summing them into the totals), a task's time on a worker; and
 from them an estimate for 8 to 64 workers. Last, the peak memory of the client (the ``ktr score --engine dask``
-process itself, without its workers) on each size of ``--memory-lines``, and with
-``--confidence`` (each line's figures kept for the bootstrap) on the first;
+process itself, without its workers) on each size of ``--memory-lines``, then that of
+``ktr score --engine local`` on each, and with ``--confidence`` (each line's figures kept for
+the bootstrap) on the first;
 ``--engine-lines 0`` measures only that.
 """
 
@@ -151,8 +152,9 @@ def scaling(costs: dict[str, float]) -> list[str]:
 
 
 def client_memory(source: list[str], english: list[str], *options: str) -> tuple[float, int]:
-    """Seconds and peak resident memory (kB) of the ``ktr score --engine dask`` process itself
-    (its LocalCluster's workers are processes of their own), with a reference and ``options``."""
+    """Seconds and peak resident memory (kB) of the ``ktr score`` process itself (with
+    ``--engine dask``, its LocalCluster's workers are processes of their own), with a reference
+    and ``options``: the engine's among them."""
     with tempfile.TemporaryDirectory() as folder:
         src, hyp = write(Path(folder), "src.ko", source), write(Path(folder), "hyp.en", english)
         # VmHWM, the peak of this process's own memory since it started: ru_maxrss would also count
@@ -163,7 +165,7 @@ def client_memory(source: list[str], english: list[str], *options: str) -> tuple
             "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
             "print(time.perf_counter() - t, peak, code)"
         )
-        command = ["score", "-s", src, "-t", hyp, "-r", hyp, "-f", "json", "--engine", "dask", "--workers", "2"]
+        command = ["score", "-s", src, "-t", hyp, "-r", hyp, "-f", "json"]
         out = subprocess.run(
             [sys.executable, "-c", probe, *command, *options],
             capture_output=True,
@@ -172,7 +174,7 @@ def client_memory(source: list[str], english: list[str], *options: str) -> tuple
             check=True,
         ).stdout.split()
     if out[-1] not in ("0", "3"):
-        raise SystemExit(f"ktr score --engine dask exited with status {out[-1]}")
+        raise SystemExit(f"ktr score {' '.join(options)} exited with status {out[-1]}")
     return float(out[-3]), int(out[-2])
 
 
@@ -185,11 +187,13 @@ def report(
     print("|---|---:|---:|---:|---|")
     for what, n, seconds, ratio in engines(source, english, analyzer, repeat) if source else []:
         print(f"| {what} | {n} | {seconds:.2f} | {n / seconds:,.0f} | {ratio} |")
-    runs = [(lines, ()) for lines in memory] + [(memory[0], ("--confidence",))] if memory else []
+    dask = ("--engine", "dask", "--workers", "2")
+    runs = [(lines, dask) for lines in memory] + [(lines, ("--engine", "local")) for lines in memory]
+    runs += [(memory[0], (*dask, "--confidence"))] if memory else []
     for (ko, en), options in runs:
         seconds, rss = client_memory(ko, en, *options)
         print(
-            f"| `ktr score --engine dask --workers 2 {' '.join(options)}` with a reference: the client's peak RSS "
+            f"| `ktr score {' '.join(options)}` with a reference: the client's peak RSS "
             f"| {len(ko)} | {seconds:.2f} | {len(ko) / seconds:,.0f} | {rss / 1024:.0f} MB |",
             flush=True,
         )

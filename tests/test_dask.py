@@ -245,3 +245,17 @@ def test_an_experiment_analysed_on_a_cluster_reports_what_it_reports_locally(tmp
         encoding="utf-8"
     )
     assert list((tmp_path / "cache" / "analyses").iterdir())  # the workers' analyses, stored here
+
+
+def test_the_dashboard_announced_shows_its_pages(scheduler):
+    """The dask extra installs bokeh, so the address printed leads to the dashboard's pages
+    (without bokeh the scheduler answers there with a page saying bokeh is missing)."""
+    from urllib.request import urlopen
+
+    told: list[str] = []
+    engine = Engine("dask", scheduler=scheduler, announce=told.append)
+    with cluster.connect(engine) as client:
+        cluster._announce(client, engine)
+    assert told and told[0].startswith(f"dask: {scheduler}; dashboard http://")
+    with urlopen(told[0].split("dashboard ")[1], timeout=60) as page:
+        assert page.status == 200 and b"bokeh" in page.read().lower()

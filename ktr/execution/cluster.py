@@ -15,7 +15,7 @@ to another: each task is a pure function of its stretch, so the result is the sa
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import importlib.metadata
 import logging
 import signal
 import threading
@@ -122,10 +122,29 @@ def _announce(client: Any, engine: Engine) -> None:
     if engine.announce is not None:
         n = engine.workers or DEFAULT_WORKERS
         where = engine.scheduler or f"a local cluster of {n} worker process{'es' if n > 1 else ''}"
-        dashboard = client.dashboard_link
-        if not engine.scheduler and importlib.util.find_spec("bokeh") is None:  # the scheduler is here
-            dashboard = "none (it needs bokeh: pip install bokeh)"
-        engine.announce(f"dask: {where}; dashboard {dashboard}")
+        engine.announce(f"dask: {where}; dashboard {_dashboard(client)}")
+
+
+#: the oldest bokeh the scheduler's dashboard runs with
+BOKEH = (3, 1)
+
+
+def _dashboard(client: Any) -> str:
+    """The scheduler's dashboard address, or why it has none: the scheduler answers on the
+    address whatever is installed beside it, but shows its pages only with bokeh >= 3.1 (the
+    ``dask`` extra installs it), so the bokeh of the scheduler's own machine is asked for."""
+    try:
+        version = client.run_on_scheduler(importlib.metadata.version, "bokeh")
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    except Exception:  # a scheduler that runs no code sent to it: its address as Dask gives it
+        return str(client.dashboard_link)
+    if version is None or tuple(int(p) if p.isdigit() else 0 for p in version.split(".")[:2]) < BOKEH:
+        return (
+            f"none: the scheduler needs bokeh >= 3.1 for it{f' (it has {version})' if version else ''}; "
+            'pip install "ktr[dask]" where it runs'
+        )
+    return str(client.dashboard_link)
 
 
 def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:

@@ -28,25 +28,25 @@ STEP = 8
 
 def run_local(
     unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
-) -> list[Scored]:
-    """Every stretch scored in this process, in order; ``each`` called with every stretch (or
-    part of one) once it is scored."""
+) -> Iterator[Scored]:
+    """Every stretch scored in this process, yielded in order as it is scored (nothing is kept
+    here once the caller has it); ``each`` called with every stretch (or part of one) once it is
+    scored, before it is yielded."""
     if unit.streams:
-        return _streamed(unit, stretches, name, details, each)
-    if unit.concurrent:
-        return _ahead(unit, stretches, name, details, each)
-    parts = []
-    for stretch in stretches:
-        parts.append(unit.score_stretch(stretch, name=name, details=details))
-        each(stretch)
-    return parts
+        yield from _streamed(unit, stretches, name, details, each)
+    elif unit.concurrent:
+        yield from _ahead(unit, stretches, name, details, each)
+    else:
+        for stretch in stretches:
+            part = unit.score_stretch(stretch, name=name, details=details)
+            each(stretch)
+            yield part
 
 
 def _ahead(
     unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
-) -> list[Scored]:
+) -> Iterator[Scored]:
     """``AHEAD`` stretches queued for analysis in a thread, so the analyzer never waits for matching."""
-    parts = []
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
         pending = [(s, ahead.submit(unit.analyse, s.sources)) for s in islice(stretches, AHEAD)]
         while pending:
@@ -54,14 +54,14 @@ def _ahead(
             analysed = analysis.result()
             for s in islice(stretches, 1):
                 pending.append((s, ahead.submit(unit.analyse, s.sources)))
-            parts.append(unit.score_stretch(stretch, analysed, name, details))
+            part = unit.score_stretch(stretch, analysed, name, details)
             each(stretch)
-    return parts
+            yield part
 
 
 def _streamed(
     unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
-) -> list[Scored]:
+) -> Iterator[Scored]:
     """An analyzer that analyses a stream in threads of its own (Kiwi's batch API) is fed the
     lines as it asks for them, and this thread matches every ``STEP`` lines as soon as they are
     analysed, while the analyzer goes on with the next ones: no second Python thread, so nothing
@@ -74,11 +74,10 @@ def _streamed(
                 queued.append(step)
                 yield from step.sources
 
-    parts = []
     with closing(unit.analyse_stream(sources())) as analyses:
         for first in analyses:
             step = queued.popleft()
             analysed = [first, *islice(analyses, len(step.sources) - 1)]
-            parts.append(unit.score_stretch(step, analysed, name, details))
+            part = unit.score_stretch(step, analysed, name, details)
             each(step)
-    return parts
+            yield part

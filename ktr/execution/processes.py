@@ -31,15 +31,18 @@ def run_processes(
     processes: int,
     details: bool,
     each: Callable[[Stretch], None],
-) -> list[Scored]:
+) -> Iterator[Scored]:
     """Every stretch scored by this process's ``unit`` or by a worker's own (``factory()``), the
-    results in stretch order; ``each`` is called in this process with every stretch handed out."""
+    results yielded in stretch order as soon as they are (only those that came back early are
+    kept meanwhile); ``each`` is called in this process with every stretch handed out."""
     first = list(islice(stretches, 2))
     if len(first) < 2:  # one stretch: not worth starting a worker
-        return run_local(unit, iter(first), name, details, each)
+        yield from run_local(unit, iter(first), name, details, each)
+        return
     numbered = enumerate(chain(first, stretches))
     workers = processes - 1
-    parts: dict[int, Scored] = {}
+    parts: dict[int, Scored] = {}  # scored, not yet yielded
+    following = 0
     pending: dict[Future[Any], int] = {}
     pool = ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start, initargs=(factory,)
@@ -60,6 +63,9 @@ def run_processes(
                 done = list(wait(pending, return_when=FIRST_COMPLETED).done) if pending else []
             for future in done:
                 parts[pending.pop(future)] = unit.unpack(future.result())
+            while following in parts:
+                yield parts.pop(following)
+                following += 1
     except KtrError:
         raise
     except Exception as exc:
@@ -70,7 +76,6 @@ def run_processes(
         # not waiting for the workers to free their tables and exit: this process goes on
         # meanwhile (the interpreter waits for them when it exits)
         pool.shutdown(wait=False, cancel_futures=True)
-    return [parts[i] for i in sorted(parts)]
 
 
 _unit: Unit | None = None  # the worker process's own

@@ -77,6 +77,7 @@ FAMILIES = [
     # a comparative or superlative inflection carries 더 / 가장 with the word it inflects
     ("comparative", "이 문제가 더 크다.", "This problem is bigger.", "더", "-er"),
     ("comparative, irregular", "이것이 더 좋다.", "This is better.", "더", "-er"),
+    ("comparative of a word in -er", "그는 더 영리하다.", "He is cleverer.", "더", "-er"),
     ("superlative", "그는 가장 빠르다.", "He is the fastest.", "가장", "-est"),
     ("superlative, irregular", "가장 많은 지식을 얻었다.", "They gained the most knowledge.", "가장", "-est"),
     ("receive", "그는 상을 받았다.", "He received an award.", "-을 받다", "receive"),

@@ -96,7 +96,7 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
         if ending != "passive"
         if token in INFLECTED.get(ending, ())
         or token.endswith(ending)
-        and any(b != token and not b.endswith(ending) for b in v.bases(i))
+        and any(b != token for b in v.bases(i))
     ]
     if "passive" in targets.endings:
         found += [

@@ -94,9 +94,7 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
         for i, token in enumerate(v.tokens)
         for ending in targets.endings
         if ending != "passive"
-        if token in INFLECTED.get(ending, ())
-        or token.endswith(ending)
-        and any(b != token for b in v.bases(i))
+        if token in INFLECTED.get(ending, ()) or token.endswith(ending) and any(b != token for b in v.bases(i))
     ]
     if "passive" in targets.endings:
         found += [

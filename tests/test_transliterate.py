@@ -93,6 +93,9 @@ def test_a_long_name_matches_one_lower_case_word_of_the_same_sound(scorer):
         seg = scorer.score(["토마토에서 살모넬라가 발견됐다."], [output]).systems[0].sentences[0]
         found = {k.keyword.lemma: k.matched for k in seg.keywords}
         assert found["살모넬라"] == matched, output
+    # four consonant sounds are enough (툰드라: TNTL)
+    seg = scorer.score(["그들은 툰드라에 산다."], ["They live in the tundra."]).systems[0].sentences[0]
+    assert {k.keyword.lemma: k.matched for k in seg.keywords}["툰드라"] == "tundra"
     # a name the lexicon knows has its English: 폴란드 (Poland) does not take "plants" by sound
     seg = scorer.score(["폴란드는 다른 나라처럼 보인다."], ["It gets into plants near factories."]).systems[0]
     assert not seg.sentences[0].keywords[0].transferred

@@ -91,6 +91,9 @@ FAMILIES = [
         "-고 싶다",
         "like to",
     ),
+    # a preposition the English chooses carries 에 대해 before the noun's match; "to" 위해 before the verb's
+    ("about, governed", "쥐에 대한 실험이 있었다.", "There was research on rats.", "-에 대해", "on + object"),
+    ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
     # the passive carries 받다 with the noun its participle translates (비난 → criticized)
     ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
 ]

@@ -414,6 +414,57 @@ def test_a_passive_carries_receive_only_over_a_participle_of_the_noun_before(bef
     assert 0 in got and 1 not in got, got
 
 
+# a preposition that governs the match before the unit (유행에 대한 흥미 → "interest in that craze")
+
+ABOUT = Targets(construction=True, idioms=("about",), endings=("preposition",))  # -에 대해
+PURPOSE = Targets(construction=True, idioms=("in order to",), endings=("to_infinitive",))  # -기 위해
+CRAZE, INTEREST, WARN = Targets(("craze",)), Targets(("interest",)), Targets(("warn",))
+
+
+def test_the_preposition_before_the_match_of_the_keyword_before_carries_about():
+    # 유행에 대한 흥미: "in" governs "craze", which 유행 matched, one word between
+    got = match([CRAZE, ABOUT, INTEREST], "they lost interest in that craze", CONSTRUCTIONS)
+    assert got == {
+        0: ("craze", 5, 6, "exact"),
+        1: ("in + object", 3, 4, "construction"),
+        2: ("interest", 2, 3, "exact"),
+    }
+    # three words between, the nearest of two prepositions: "for", not "of"
+    got = match([Targets(("method",)), ABOUT], "ads of many kinds for new and revolutionary method", CONSTRUCTIONS)
+    assert got[1] == ("for + object", 4, 5, "construction")
+    # its own realization first: "about" wherever it is
+    got = match([CRAZE, ABOUT], "about them, in the craze", CONSTRUCTIONS)
+    assert got[1] == ("about", 0, 1, "construction")
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "they lost interest in the very new wild craze",  # four words between
+        "the craze they lost interest in",  # after the match, not before it
+        "they lost interest in that fashion",  # 유행 not matched: nothing governed
+        "they lost interest and that craze",  # no preposition
+    ],
+)
+def test_no_preposition_carries_about_unless_it_governs_the_match_before(output):
+    assert 1 not in match([CRAZE, ABOUT, INTEREST], output, CONSTRUCTIONS)
+
+
+def test_to_before_the_match_of_the_verb_before_carries_purpose():
+    # 경고하기 위해 → "to warn", "to quickly warn"; a "to" further away, or before a noun, does not
+    assert match([WARN, PURPOSE], "he ran to warn them", CONSTRUCTIONS)[1] == ("to + verb", 2, 3, "construction")
+    assert match([WARN, PURPOSE], "he ran to quickly warn them", CONSTRUCTIONS)[1] == (
+        "to + verb",
+        2,
+        3,
+        "construction",
+    )
+    assert 1 not in match([WARN, PURPOSE], "he ran to them and warned", CONSTRUCTIONS, inflections("warn"))
+    assert 1 not in match([WARN, PURPOSE], "he went to the town and warn", CONSTRUCTIONS)
+    # about's prepositions are no purpose: "on" before the verb carries nothing
+    assert 1 not in match([WARN, PURPOSE], "he went on warn", CONSTRUCTIONS)
+
+
 # numbers by value -------------------------------------------------------------------------------
 
 

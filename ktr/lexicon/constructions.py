@@ -53,12 +53,25 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@comparative": (*INFLECTED["er"], "rather", "@er"),
     "@superlative": (*INFLECTED["est"], "@est"),
     "@passive": ("@passive",),
+    "@preposition": ("@preposition",),
+    "@to_infinitive": ("@to_infinitive",),
 }
 #: ``@passive``: a form of be or get before a past participle ("were criticized", "was widely
 #: praised"), which carries 받다 in 비난을 받다 with the noun the participle derives from
 PASSIVE_AUXILIARIES = frozenset(
     {"be", "is", "are", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting"}
 )
+#: ``@preposition``: the preposition that governs the match of the keyword before the unit, as in
+#: 유행에 대한 흥미 "interest in that craze" and 쥐에 대한 실험 "research on rats", where the English
+#: verb or noun chooses the preposition (in, on, of, for, to…) that carries 에 대해;
+#: ``@to_infinitive``: "to" or "for" before the match of the verb before the unit, as in 경고하기
+#: 위해 "to warn" (:func:`ktr.matching.stages.ending_stage`)
+GOVERNING = {
+    "preposition": frozenset(
+        {"about", "on", "upon", "of", "for", "to", "toward", "towards", "in", "into", "at", "over", "against", "with"}
+    ),
+    "to_infinitive": frozenset({"to", "for"}),
+}
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ktr.lexicon.constructions import INFLECTED, PASSIVE_AUXILIARIES
+from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES
 from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
 from ktr.matching.targets import Index, Targets
@@ -86,16 +86,24 @@ def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
 def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """A construction's inflected marks: tokens that inflect a word of the lexicon with one of
     ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
-    "better"); for ``passive``, be or get before a past participle. They may share a token with
-    the keyword the inflected word matched, since the inflection carries both meanings (더 크다 →
-    bigger)."""
+    "better"); for ``passive``, be or get before a past participle; for ``preposition`` and
+    ``to_infinitive``, the words of :data:`GOVERNING` (kept by :func:`_governs`). They may share a
+    token with the keyword the inflected word matched, since the inflection carries both meanings
+    (더 크다 → bigger)."""
     found = [
         Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
         for i, token in enumerate(v.tokens)
         for ending in targets.endings
-        if ending != "passive"
+        if ending != "passive" and ending not in GOVERNING
         if token in INFLECTED.get(ending, ()) or token.endswith(ending) and any(b != token for b in v.bases(i))
     ]
+    for ending, words in GOVERNING.items():
+        if ending in targets.endings:
+            found += [
+                Candidate(k, f"{token} + {_GOVERNED[ending]}", i, i + 1, "construction", (order, 0, i))
+                for i, token in enumerate(v.tokens)
+                if token in words
+            ]
     if "passive" in targets.endings:
         found += [
             Candidate(k, "be + participle", i, end, "construction", (order, 0, i))
@@ -233,7 +241,11 @@ def match_sentence(
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
     for k, lst in endings.items():  # an inflection carries the mark: shared, never contested
-        lst = [c for c in lst if c.equivalent != "be + participle" or _carries(chosen.get(k - 1), c)]
+        before = chosen.get(k - 1)
+        lst = [c for c in lst if c.equivalent != "be + participle" or _carries(before, c)]
+        governing = [c for c in lst if c.equivalent.endswith(_GOVERNED_NAMES)]
+        if governing:  # only the nearest word that governs the match before, if any
+            lst = [c for c in lst if c not in governing] + _governs(before, governing)
         if k not in chosen and lst:
             chosen[k] = min(
                 lst,
@@ -246,6 +258,29 @@ def _carries(before: Candidate | None, passive: Candidate) -> bool:
     """A passive carries 받다 only with the noun before it: 비난을 받다 is "were criticized" when
     비난 matched the participle (criticized), not any passive of the sentence."""
     return before is not None and passive.start < before.end and before.start < passive.end
+
+
+#: what a governing word governs, by mark (its match is named "in + object", "to + verb"), and how
+#: many words may stand between it and the match of the keyword before the unit: "interest in that
+#: craze" (one), "ads for new and revolutionary methods" (three); "to properly prepare" (one)
+_GOVERNED = {"preposition": "object", "to_infinitive": "verb"}
+_GAPS = {" + object": 3, " + verb": 1}
+_GOVERNED_NAMES = tuple(_GAPS)
+
+
+def _governs(before: Candidate | None, words: list[Candidate]) -> list[Candidate]:
+    """Of the words that may govern it (:data:`GOVERNING`), the nearest before the match of the
+    keyword before the unit, within the words allowed between: 유행에 대한 흥미 "interest in that
+    craze" is transferred by "in" because 유행 matched "craze", not by any preposition of the
+    output."""
+    if before is None:
+        return []
+    near = [
+        c
+        for c in words
+        if c.end <= before.start and before.start - c.end <= _GAPS[c.equivalent[c.equivalent.index(" + ") :]]
+    ]
+    return [max(near, key=lambda c: c.end)] if near else []
 
 
 def _set_aside_repeats(

@@ -101,6 +101,22 @@ def test_a_long_name_matches_one_lower_case_word_of_the_same_sound(scorer):
     assert not seg.sentences[0].keywords[0].transferred
 
 
+def test_two_names_of_one_sound_are_two_words_not_a_repeat(scorer):
+    # 테네시 and 타이탄스 have no entry and one sound key (TNS): one "Titans" is one of them, not
+    # both, as it would be for a name the source says twice
+    assert sound_key("테네시") == sound_key("타이탄스")
+    source = "뉴욕 제츠가 테네시 타이탄스를 격파했다."
+    seg = scorer.score([source], ["The Jets beat the Titans."]).systems[0].sentences[0]
+    found = {k.keyword.lemma: k.matched for k in seg.keywords}
+    assert sorted(filter(None, (found["테네시"], found["타이탄스"]))) == ["titans"], found
+    seg = scorer.score([source], ["The Jets beat the Tennessee Titans."]).systems[0].sentences[0]
+    found = {k.keyword.lemma: k.matched for k in seg.keywords}
+    assert sorted((found["테네시"], found["타이탄스"])) == ["tennessee", "titans"], found
+    # the same name twice is one word repeated: it shares the one "Titans"
+    seg = scorer.score(["타이탄스가 타이탄스를 이겼다."], ["The Titans won."]).systems[0].sentences[0]
+    assert [k.matched for k in seg.keywords if k.keyword.lemma == "타이탄스"] == ["titans", "titans"]
+
+
 def test_two_word_names(kiwi):
     scorer = Scorer(Config(matching=("transliteration",)), analyzer=kiwi)  # the stage alone
     seg = scorer.score(["라스베이거스에 갔다."], ["He went to Las Vegas."]).systems[0].sentences[0]

@@ -26,6 +26,10 @@ class Targets:
     idioms: tuple[str, ...] = ()  # English phrases of an idiom unit
     numbers: tuple[str, ...] = ()  # number keys (:func:`ktr.matching.numbers.korean_keys`)
     sound: str = ""  # sound key (:func:`ktr.matching.transliteration.korean_key`)
+    #: the keyword a sound key without a lexicon entry is of: two names of one key (테네시 and
+    #: 타이탄스 are both TNS) are two words, not one word the source repeats
+    #: (:func:`ktr.matching.stages.match_sentence`)
+    word: str = ""
     name: bool = False  # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
@@ -108,7 +112,7 @@ class KeywordTargets:
             counted = next((v for c, v in numbers.COUNTED.items() if keyword.lemma.endswith(c)), ())
             return Targets(found.equivalents, numbers=number_keys, counted=counted)
         if found is None:
-            return Targets(numbers=number_keys, sound=sound, name=name)
+            return Targets(numbers=number_keys, sound=sound, name=name, word=keyword.lemma if sound else "")
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
         if found.via == "construction":

@@ -373,7 +373,7 @@ def test_the_first_20_input_warnings_are_printed_and_the_rest_counted(capsys, tm
     assert code == 0 and len(lines) == 21
     assert lines[0] == f"ktr: warning: {src}:1: cleaned 1 control or surrogate character(s) before analysis (U+0001)"
     assert lines[19].startswith(f"ktr: warning: {src}:20: cleaned")
-    assert lines[20] == 'ktr: warning: 2 more warnings not shown (-f json lists every one under "warnings")'
+    assert lines[20] == 'ktr: warning: 2 more warnings not shown (-f json lists them under "warnings")'
     assert len(json.loads(out)["warnings"]) == 22
 
 

@@ -120,6 +120,29 @@ def test_5_mecab_no_longer_stops_at_a_nul(scorer):
     assert report.warnings == ["source:1: cleaned 1 control or surrogate character(s) before analysis (U+0000 NUL)"]
 
 
+def test_5_a_run_keeps_its_first_warnings_and_counts_the_rest(scorer, monkeypatch):
+    # a run keeps KEPT_WARNINGS warnings, so that its memory stays flat however many lines warn;
+    # the others are counted in the report, the JSON and one last warning
+    monkeypatch.setattr("ktr.scoring.totals.KEPT_WARNINGS", 2)
+    sources = [f"방 열쇠\x00 {n}개 여기 있습니다" for n in range(5)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        report = scorer.score(sources, ["Here is the room key."] * 5, source_name="s.ko")
+    cleaned = "cleaned 1 control or surrogate character(s) before analysis (U+0000 NUL)"
+    assert report.warnings == [f"s.ko:1: {cleaned}", f"s.ko:2: {cleaned}"]
+    assert report.warnings_not_kept == 3
+    doc = report.to_dict()
+    assert (doc["warnings"], doc["warnings_not_kept"]) == (report.warnings, 3)
+    assert [str(w.message) for w in caught] == [
+        *report.warnings,
+        "3 more input warnings not kept (a run keeps its first 2; a line not scored also says why in its "
+        "sentence's 'failed')",
+    ]
+    # every line is scored all the same, and a run under the limit has no count in its JSON
+    assert len(report.systems[0].sentences) == 5 and all(s.score is not None for s in report.systems[0].sentences)
+    assert "warnings_not_kept" not in segments(scorer, sources[:2])[1].to_dict()
+
+
 def test_5_controls_warn_with_file_and_line_and_do_not_change_scores(tmp_path):
     src = write(tmp_path / "s.ko", "\n".join([SOURCE[0], "삼 층\x1b[0m 방은\x01 314호실입니다.\x7f", SOURCE[2]]) + "\n")
     clean = write(tmp_path / "c.ko", "\n".join(SOURCE) + "\n")

@@ -13,7 +13,7 @@ from ktr.cli import keywords, lexicon, metaeval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK
 from ktr.errors import InputWarning, KtrError
 
-#: input warnings printed one by one; the rest are counted (all are in the JSON output)
+#: input warnings printed one by one; the rest are counted (the JSON output lists the first 100,000)
 SHOWN_WARNINGS = 20
 
 
@@ -54,7 +54,7 @@ class _InputWarnings:
         if self.count > SHOWN_WARNINGS:
             print(
                 f"ktr: warning: {self.count - SHOWN_WARNINGS} more warnings not shown "
-                '(-f json lists every one under "warnings")',
+                '(-f json lists them under "warnings")',
                 file=sys.stderr,
             )
 

@@ -359,6 +359,7 @@ class Report:
     #: bootstrap estimates per metric, one per system (``ktr score --confidence/--paired-bs``)
     estimates: dict[str, list[Estimate]] | None = None
     warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
+    warnings_not_kept: int = 0  # the warnings after the first KEPT_WARNINGS (ktr.scoring.totals)
     #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``)
     references: ReferenceScores | None = None
     headline: str = "ktr"  # the score tables lead with (Config.headline)
@@ -392,4 +393,5 @@ class Report:
             "headline": self.headline,
             "systems": systems,
             "warnings": self.warnings,
+            **({"warnings_not_kept": self.warnings_not_kept} if self.warnings_not_kept else {}),
         }

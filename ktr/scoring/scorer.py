@@ -35,7 +35,7 @@ from ktr.matching.tracing import RULES as TRACING
 from ktr.scoring.pipeline import Pipeline, Prepared
 from ktr.scoring.reference import ReferenceScores, SystemStatistics, stretch_statistics
 from ktr.scoring.results import Report, SentenceResult, Signature, SystemResult
-from ktr.scoring.totals import PerLine, Totals
+from ktr.scoring.totals import PerLine, Totals, Warnings
 from ktr.textio import aligned, check_counts, scan
 
 
@@ -333,7 +333,7 @@ class Scorer(Pipeline):
         kept: dict[str, list[SentenceResult]] = {name: [] for name in names}
         totals = {name: Totals(c.aggregation, c.no_keywords, c.f_beta) for name in names}
         lines = {name: PerLine(c.aggregation == "weighted") for name in names}
-        messages: list[str] = []
+        messages = Warnings()
         for found, notes in iter_stretches(
             self,
             stretches,
@@ -354,9 +354,8 @@ class Scorer(Pipeline):
                     totals[name].add(sentence)
                     if statistics:
                         lines[name].add(sentence)
-            messages += notes
-        for message in messages:
-            warnings.warn(message, InputWarning, stacklevel=3)
+            messages.add(notes)
+        messages.emit(stacklevel=3)
         results = []
         signatures = None
         for name in names:
@@ -368,9 +367,9 @@ class Scorer(Pipeline):
                 result.bleu, result.chrf = scores["bleu"][0], scores["chrf"][0]
                 signatures = {k: v[1] for k, v in scores.items()}
             results.append(result)
-        return Report(
-            self.signature, results, signatures, warnings=messages, references=metrics, headline=self.config.headline
-        )
+        report = Report(self.signature, results, signatures, warnings=messages.kept, references=metrics)
+        report.headline, report.warnings_not_kept = self.config.headline, messages.not_kept
+        return report
 
 
 def _described(config: Config) -> Analyzer:

@@ -13,12 +13,14 @@ weighted aggregation, whose class weights are 8-byte floats).
 
 from __future__ import annotations
 
+import warnings
 from array import array
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ktr.errors import InputWarning
 from ktr.matching.tracing import f_beta
 
 if TYPE_CHECKING:
@@ -165,3 +167,35 @@ class PerLine:
     def ok(self) -> np.ndarray:
         """1.0 on the lines analysed, 0.0 on those that failed."""
         return 1.0 - np.frombuffer(bytes(self.failed), dtype=np.uint8).astype(float)
+
+
+#: input warnings a run keeps (about 150 bytes each: 15 MB); the rest are counted, so that the
+#: memory of a run that keeps no sentence stays flat however many of its lines warn
+KEPT_WARNINGS = 100_000
+
+
+class Warnings:
+    """A run's input warnings in line order: the first :data:`KEPT_WARNINGS`, and how many more came."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.not_kept = 0
+        self.limit = KEPT_WARNINGS
+
+    def add(self, messages: Sequence[str]) -> None:
+        room = max(self.limit - len(self.kept), 0)
+        self.kept += messages[:room]
+        self.not_kept += max(len(messages) - room, 0)
+
+    def emit(self, stacklevel: int) -> None:
+        """Each kept warning through :mod:`warnings` (category InputWarning), then one that counts
+        the others."""
+        for message in self.kept:
+            warnings.warn(message, InputWarning, stacklevel=stacklevel + 1)
+        if self.not_kept:
+            warnings.warn(
+                f"{self.not_kept} more input warnings not kept (a run keeps its first {self.limit}; "
+                "a line not scored also says why in its sentence's 'failed')",
+                InputWarning,
+                stacklevel=stacklevel + 1,
+            )

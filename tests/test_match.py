@@ -372,6 +372,10 @@ def test_a_passive_carries_receive_with_the_noun_its_participle_translates():
     }
     got = match(keywords, "the decision was widely criticized", CONSTRUCTIONS, table)
     assert got[2] == ("be + participle", 2, 5, "construction")  # one adverb in -ly between
+    # a contracted be: "they're criticized", "I'm criticized" are tokenized "re", "m"
+    for output in ("they're criticized", "I'm criticized"):
+        got = match([CRITICISM, RECEIVE], output, CONSTRUCTIONS, table)
+        assert got[1] == ("be + participle", 1, 3, "construction"), output
 
 
 @pytest.mark.parametrize(

@@ -57,9 +57,10 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@to_infinitive": ("@to_infinitive",),
 }
 #: ``@passive``: a form of be or get before a past participle ("were criticized", "was widely
-#: praised"), which carries 받다 in 비난을 받다 with the noun the participle derives from
+#: praised", "they're approved": contractions are tokenized apart, 're and 'm are "re" and "m"),
+#: which carries 받다 in 비난을 받다 with the noun the participle derives from
 PASSIVE_AUXILIARIES = frozenset(
-    {"be", "is", "are", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting"}
+    {"be", "is", "are", "re", "m", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting"}
 )
 #: ``@preposition``: the preposition that governs the match of the keyword before the unit, as in
 #: 유행에 대한 흥미 "interest in that craze" and 쥐에 대한 실험 "research on rats", where the English

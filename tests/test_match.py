@@ -418,6 +418,28 @@ def test_a_passive_carries_receive_only_over_a_participle_of_the_noun_before(bef
     assert 0 in got and 1 not in got, got
 
 
+# an article carries a determiner only before the word it determines (그 회사 → "the company")
+
+THAT = Targets(("that", "the", "those"))  # 그
+COMPANY = Targets(("company",))
+
+
+@pytest.mark.parametrize(
+    "output, matched",
+    [
+        ("the company closed", ("the", 0, 1, "exact")),
+        ("the new company closed", ("the", 0, 1, "exact")),  # one word between
+        ("the very new company closed", None),  # two words between
+        ("the doors closed", None),  # 회사 not matched after it
+        ("the doors of a company closed", None),  # 회사 matched, not after that "the"
+        ("that door closed, the company", ("that", 0, 1, "exact")),  # a word of its own: anywhere
+    ],
+)
+def test_an_article_carries_a_determiner_only_before_its_noun(output, matched):
+    got = match([THAT, COMPANY], output)
+    assert got.get(0) == matched, got
+
+
 # a preposition that governs the match before the unit (유행에 대한 흥미 → "interest in that craze")
 
 ABOUT = Targets(construction=True, idioms=("about",), endings=("preposition",))  # -에 대해

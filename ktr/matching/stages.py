@@ -233,6 +233,7 @@ def match_sentence(
             lst += transliteration_stage(k, t, v, sound[0])
         if lst:
             cands[k] = lst
+    _articles_before_their_noun(cands)
     repeats = _set_aside_repeats(cands, targets)
     weights: dict[int, int] = {}
     for j, _ in repeats.values():
@@ -252,6 +253,23 @@ def match_sentence(
                 key=lambda c: (abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)), c.start, c.equivalent),
             )
     return chosen
+
+
+#: equivalents that are articles (그 "the", 한 "a"): every English sentence has them
+ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _articles_before_their_noun(cands: dict[int, list[Candidate]]) -> None:
+    """An article carries a determiner only before the word it determines: 그 회사 is "the
+    company" when 회사 may match the word after "the" (or the word after that: "the new
+    company"), not any "the" of the output, which has one in nearly every sentence."""
+    for k in [k for k, lst in cands.items() if any(c.equivalent in ARTICLES for c in lst)]:
+        after = {c.start for c in cands.get(k + 1, ())}
+        kept = [c for c in cands[k] if c.equivalent not in ARTICLES or not after.isdisjoint((c.end, c.end + 1))]
+        if kept:
+            cands[k] = kept
+        else:
+            del cands[k]
 
 
 def _carries(before: Candidate | None, passive: Candidate) -> bool:

@@ -436,8 +436,13 @@ COMPANY = Targets(("company",))
     ],
 )
 def test_an_article_carries_a_determiner_only_before_its_noun(output, matched):
-    got = match([THAT, COMPANY], output)
+    got = match([THAT, COMPANY], output, CONSTRUCTIONS)
     assert got.get(0) == matched, got
+
+
+def test_without_the_construction_stage_any_article_counts():
+    # the paper's matching: a keyword whose equivalent occurs in the output
+    assert match([THAT, COMPANY], "the doors closed")[0] == ("the", 0, 1, "exact")
 
 
 # a preposition that governs the match before the unit (유행에 대한 흥미 → "interest in that craze")

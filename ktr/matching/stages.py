@@ -233,7 +233,8 @@ def match_sentence(
             lst += transliteration_stage(k, t, v, sound[0])
         if lst:
             cands[k] = lst
-    _articles_before_their_noun(cands)
+    if construction:  # grammar-aware, as the units are: the paper's exact matching counts any "the"
+        _articles_before_their_noun(cands)
     repeats = _set_aside_repeats(cands, targets)
     weights: dict[int, int] = {}
     for j, _ in repeats.values():

@@ -548,3 +548,44 @@ def test_meta_eval_gold_names_the_failed_source_line(capsys, tmp_path):
     # line 1: 방 matched "room", credited; line 3: no keyword over 학생, a judged T missed
     assert (doc["keywords"]["true_positive"], doc["keywords"]["false_negative"]) == (1, 1)
     assert (doc["sentences"]["sentences"], doc["sentences"]["ktr"]) == (1, 1.0)  # line 3 has no score
+
+
+def test_the_engine_options_make_the_engine_and_its_json_field(capsys):
+    # what --engine, --scheduler, --workers, --shards, --resume and -q make, without a cluster
+    # (tests/test_dask.py runs one through the command)
+    from ktr.cli.common import engine_field, engine_from
+    from ktr.cli.main import build_parser
+    from ktr.execution.cluster import DEFAULT_WORKERS
+
+    def engine(*options):
+        return engine_from(build_parser().parse_args(["score", "-s", "a.ko", "-t", "b.en", *options]))
+
+    dask = engine("--engine", "dask", "--workers", "3", "--shards", "d", "--resume")
+    assert (dask.name, dask.scheduler, dask.workers, dask.shards, dask.resume, dask.progress) == (
+        "dask",
+        None,
+        3,
+        "d",
+        True,
+        True,
+    )
+    dask.announce("dashboard at http://h:8787/status")
+    assert capsys.readouterr().err == "ktr: dashboard at http://h:8787/status\n"
+    assert engine_field(dask) == {"name": "dask", "scheduler": None, "workers": 3}
+    # a LocalCluster has the default number of workers; a scheduler's own are not known
+    assert engine_field(engine("--engine", "dask")) == {"name": "dask", "scheduler": None, "workers": DEFAULT_WORKERS}
+    remote = engine("--engine", "dask", "--scheduler", "tcp://h:8786")
+    assert engine_field(remote) == {"name": "dask", "scheduler": "tcp://h:8786", "workers": None}
+    # the local engine: no bar of its own, no news, nothing to resume
+    local = engine()
+    assert (local.name, local.scheduler, local.workers, local.shards, local.resume) == (
+        "local",
+        None,
+        None,
+        None,
+        False,
+    )
+    assert (local.progress, local.announce) == (False, None)
+    # ktr run -q: no progress bar on the cluster either
+    quiet = engine_from(build_parser().parse_args(["run", "configs/demo.yaml", "--engine", "dask", "-q"]))
+    assert (quiet.name, quiet.progress) == ("dask", False)

@@ -122,10 +122,14 @@ def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
     error_is(err, "jobs must be a whole number, 0 (one per core) or more, got -2")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "--paired-bs")
     assert code == 1
-    one_line_error(err, "--paired-bs needs at least two systems")
+    error_is(err, "--paired-bs needs at least two systems (the first is the baseline)")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, hyp, "--paired-bs", "--bootstrap-resamples", "0")
     assert code == 1
-    one_line_error(err, "--bootstrap-resamples must be at least 1, got 0")
+    error_is(err, "--bootstrap-resamples must be at least 1, got 0")
+    code, out, _ = ktr(
+        capsys, "score", "-s", src, "-t", hyp, hyp, "--paired-bs", "--bootstrap-resamples", "1", "-f", "json"
+    )
+    assert code == 0 and json.loads(out)["systems"][1]["ktr_p"] is not None  # one resample is enough to run
 
 
 def test_score_exits_2_on_usage_errors(capsys, case):
@@ -398,7 +402,7 @@ def test_sample_takes_another_reference(capsys, tmp_path):
     assert systems[1]["bleu"] == 100.0  # the literal output is its own reference
     code, _, err = ktr(capsys, "score", "--sample", "--confidence", "-f", "tsv")
     assert code == 1
-    one_line_error(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")
+    error_is(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")
 
 
 def stdin_of(monkeypatch, data: bytes = b"", tty: bool = False):

@@ -190,3 +190,18 @@ def test_bad_input_on_s3_is_refused_with_its_url_and_line(s3, tmp_path):
     # the local engine reads text files from the file system only: an s3:// URL is refused as a
     # path that is not there (tables it reads by URL, above)
     assert_clean_error(ktr("score", "-s", urls["source"], "-t", urls["fluent"]), f"{urls['source']}: no such file")
+
+
+def test_a_store_that_cannot_be_reached_is_a_clear_error(tmp_path, monkeypatch):
+    # nothing listens on port 9 of localhost: s3fs's client raises its own connection error (no
+    # OSError), which ktr reports as it reports a file it cannot read
+    monkeypatch.setenv("FSSPEC_S3_ENDPOINT_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")  # no retries: the error at once
+    source, table = f"s3://{BUCKET}/away/travel.ko", f"s3://{BUCKET}/away/pairs.parquet"
+    run = ktr("score", "-s", source, "-t", f"s3://{BUCKET}/away/travel.fluent.en", "--engine", "dask")
+    assert_clean_error(run, f"{source}: cannot read")
+    assert "local cluster" not in run.stderr
+    run = ktr("score", "-s", table, "--source-column", "source", "--system-column", "fluent")
+    assert_clean_error(run, f"{table}: cannot read")

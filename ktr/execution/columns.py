@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ktr.errors import InputError
+from ktr.execution.ranges import cannot_read
 
 #: file extensions → table formats
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv", ".tab": "tsv"}
@@ -82,8 +83,8 @@ def _open(name: str) -> Any:
         _checked(name)
     try:
         return fsspec.open(name, "rb").open()
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    except Exception as exc:
+        raise cannot_read(name, exc) from None
 
 
 def _rows(name: str, columns: list[str]) -> Iterator[list[str]]:

@@ -63,6 +63,15 @@ def _open(name: str) -> Any:
     return importlib.import_module("fsspec").open(name, "rb")
 
 
+def cannot_read(name: str, exc: Exception) -> InputError:
+    """The error for a file that could not be read: an OSError's reason, or for a URL whatever its
+    store's client raised (botocore's EndpointConnectionError, an unreachable address, is no OSError)."""
+    if not isinstance(exc, OSError) and not _is_url(name):
+        raise exc
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return InputError(f"{name}: cannot read: {reason}")
+
+
 def _is_url(name: str) -> bool:
     return "://" in name
 
@@ -122,8 +131,10 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
                 decoder.decode(b"", final=True)
             except UnicodeDecodeError:
                 _bad_line(name)
-    except (OSError, FileNotFoundError) as exc:
-        raise InputError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    except InputError:
+        raise
+    except Exception as exc:
+        raise cannot_read(name, exc) from None
     lines += last not in (b"", b"\n")
     if offsets[-1] != position:
         offsets.append(position)
@@ -151,9 +162,11 @@ def _bad_line(name: str) -> None:
 def read_lines(name: str, start: int, end: int | None, first: int) -> Iterator[str]:
     """The lines in bytes ``start`` to ``end`` (None: the end) of file ``name``, line ``first``
     (counted from 0) the first of them, decoded as :mod:`ktr.textio` decodes them."""
-    with _open(name) as fh:
-        fh.seek(start)
-        data = fh.read() if end is None else fh.read(end - start)
+    try:  # one ranged read: through a file object, s3fs would fetch its 50 MB read-ahead block
+        fs, path = importlib.import_module("fsspec").core.url_to_fs(name)
+        data = fs.cat_file(path, start=start, end=end)
+    except Exception as exc:
+        raise cannot_read(name, exc) from None
     if start == 0 and data.startswith(BOM):
         data = data[len(BOM) :]
     raw = data.split(b"\n")

@@ -378,6 +378,10 @@ def test_the_first_20_input_warnings_are_printed_and_the_rest_counted(capsys, tm
     assert lines[0] == f"ktr: warning: {src}:1: cleaned 1 control or surrogate character(s) before analysis (U+0001)"
     assert lines[19].startswith(f"ktr: warning: {src}:20: cleaned")
     assert lines[20] == 'ktr: warning: 2 more warnings not shown (-f json lists them under "warnings")'
+    # exactly 20: all printed, no count
+    src = write(tmp_path / "s20.ko", "방\x01 열쇠\n" * 20)
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", write(tmp_path / "h20.en", "room key\n" * 20))
+    assert code == 0 and len(err.splitlines()) == 20 and "not shown" not in err
     assert len(json.loads(out)["warnings"]) == 22
 
 

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from ktr.cli.main import build_parser
+from ktr import __version__
+from ktr.cli.main import build_parser, main
 from tests.conftest import DATA, ROOT
 
 COMMANDS = ["score", "run", "keywords", "lexicon", "meta-eval"]
@@ -30,6 +31,25 @@ def test_help_is_the_reviewed_text(command, monkeypatch):
     if os.environ.get("KTR_UPDATE_GOLDEN"):
         golden.write_text(got, encoding="utf-8")
     assert got == golden.read_text(encoding="utf-8")
+
+
+def test_the_commands_list_is_the_reviewed_text(monkeypatch):
+    # ktr --help: the description and each command's line
+    monkeypatch.setenv("COLUMNS", "100")
+    got = build_parser().format_help()
+    golden = DATA / "help" / "ktr.txt"
+    if os.environ.get("KTR_UPDATE_GOLDEN"):
+        golden.write_text(got, encoding="utf-8")
+    assert got == golden.read_text(encoding="utf-8")
+
+
+def test_version_and_a_missing_command(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--version"])
+    assert exit.value.code == 0 and capsys.readouterr().out == f"ktr {__version__}\n"
+    with pytest.raises(SystemExit) as exit:
+        main([])
+    assert exit.value.code == 2 and "error: the following arguments are required: command" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -65,7 +65,8 @@ def _open(name: str) -> Any:
 
 def cannot_read(name: str, exc: Exception) -> InputError:
     """The error for a file that could not be read: an OSError's reason, or for a URL whatever its
-    store's client raised (botocore's EndpointConnectionError, an unreachable address, is no OSError)."""
+    store's client raised (botocore's EndpointConnectionError, an unreachable address, is no
+    OSError). Any other error of a local file is raised as it is: it is no reading error."""
     if not isinstance(exc, OSError) and not _is_url(name):
         raise exc
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__

@@ -44,12 +44,12 @@ def test_the_commands_list_is_the_reviewed_text(monkeypatch):
 
 
 def test_version_and_a_missing_command(capsys):
-    with pytest.raises(SystemExit) as exit:
+    with pytest.raises(SystemExit) as raised:
         main(["--version"])
-    assert exit.value.code == 0 and capsys.readouterr().out == f"ktr {__version__}\n"
-    with pytest.raises(SystemExit) as exit:
+    assert raised.value.code == 0 and capsys.readouterr().out == f"ktr {__version__}\n"
+    with pytest.raises(SystemExit) as raised:
         main([])
-    assert exit.value.code == 2 and "error: the following arguments are required: command" in capsys.readouterr().err
+    assert raised.value.code == 2 and "error: the following arguments are required: command" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", COMMANDS)

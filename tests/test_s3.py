@@ -129,6 +129,10 @@ def test_files_on_s3_score_on_a_cluster_as_local_copies_on_one_machine(s3, tmp_p
     for name in FILES.values():
         fetched = [r for r in caplog.records if f"GET /{BUCKET}/plain/{name} HTTP" in r.getMessage()]
         assert len(fetched) == 1 + tasks, name
+    # the local engine on the URLs prints what it prints on the local copies
+    on_s3 = ktr(*score_args(urls), "--engine", "local")
+    expected = as_if_on_s3(here, tmp_path, f"s3://{BUCKET}/plain")
+    assert (on_s3.returncode, on_s3.stdout, on_s3.stderr) == (0, expected.stdout, expected.stderr)
 
 
 def test_a_parquet_table_on_s3_scores_as_its_local_copy(s3, tmp_path):
@@ -187,9 +191,9 @@ def test_bad_input_on_s3_is_refused_with_its_url_and_line(s3, tmp_path):
         ktr("score", "-s", urls["source"], "-t", missing, "--engine", "dask", "--workers", "2"),
         f"{missing}: cannot read",
     )
-    # the local engine reads text files from the file system only: an s3:// URL is refused as a
-    # path that is not there (tables it reads by URL, above)
-    assert_clean_error(ktr("score", "-s", urls["source"], "-t", urls["fluent"]), f"{urls['source']}: no such file")
+    # the local engine reads URLs too, with the same checks
+    run = ktr("score", "-s", urls["source"], "-t", urls["bad"])
+    assert_clean_error(run, f"{urls['bad']}:{line}: invalid UTF-8 at byte 0 of the line (byte 0xff)")
 
 
 def test_a_store_that_cannot_be_reached_is_a_clear_error(tmp_path, monkeypatch):

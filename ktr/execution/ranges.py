@@ -146,9 +146,10 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
 
 def check_file(name: str, *, distributed: bool, allow_empty: bool = False) -> TextFile | IndexedFile:
     """A file checked once before anything is scored: indexed for a cluster's workers to read
-    (:func:`index_file`), or as :func:`ktr.textio.scan` checks it to be streamed from here (and
-    always so for standard input, ``-``, which is held)."""
-    if distributed and name != "-":
+    (:func:`index_file`), and so is a URL for any engine (read back a range at a time), or as
+    :func:`ktr.textio.scan` checks it to be streamed from here (and always so for standard
+    input, ``-``, which is held)."""
+    if (distributed or _is_url(name)) and name != "-":
         return index_file(name, allow_empty=allow_empty)
     return scan(name, allow_empty=allow_empty)
 

@@ -100,7 +100,7 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
     for ending, words in GOVERNING.items():
         if ending in targets.endings:
             found += [
-                Candidate(k, f"{token} + {_GOVERNED[ending]}", i, i + 1, "construction", (order, 0, i))
+                Candidate(k, token + _GOVERNED[ending][0], i, i + 1, "construction", (order, 0, i))
                 for i, token in enumerate(v.tokens)
                 if token in words
             ]
@@ -279,11 +279,11 @@ def _carries(before: Candidate | None, passive: Candidate) -> bool:
     return before is not None and passive.start < before.end and before.start < passive.end
 
 
-#: what a governing word governs, by mark (its match is named "in + object", "to + verb"), and how
+#: by mark, what a governing word governs (its match is named "in + object", "to + verb") and how
 #: many words may stand between it and the match of the keyword before the unit: "interest in that
 #: craze" (one), "ads for new and revolutionary methods" (three); "to properly prepare" (one)
-_GOVERNED = {"preposition": "object", "to_infinitive": "verb"}
-_GAPS = {" + object": 3, " + verb": 1}
+_GOVERNED = {"preposition": (" + object", 3), "to_infinitive": (" + verb", 1)}
+_GAPS = dict(_GOVERNED.values())
 _GOVERNED_NAMES = tuple(_GAPS)
 
 

@@ -33,6 +33,9 @@ from ktr.matching.transliteration import english_key, korean_key, romanize, simi
         ("파리", "paris"),  # a final s may be a plural or silent
         ("제츠", "jets"),
         ("스포츠", "sports"),  # 츠 spells ts
+        # an r before a consonant is sounded in a word ending in a vowel (Spanish, Italian...)
+        ("가르시아", "garcia"),
+        ("로베르토", "roberto"),
     ],
 )
 def test_same_sound(korean, english):
@@ -51,6 +54,7 @@ def test_same_sound(korean, english):
         ("나하리야", "nail"),
         ("다코타", "dates"),
         ("제츠", "jet"),
+        ("이라크", "york"),  # but not in York, Forbes, Carter
     ],
 )
 def test_different_sound(korean, english):
@@ -115,6 +119,21 @@ def test_two_names_of_one_sound_are_two_words_not_a_repeat(scorer):
     # the same name twice is one word repeated: it shares the one "Titans"
     seg = scorer.score(["타이탄스가 타이탄스를 이겼다."], ["The Titans won."]).systems[0].sentences[0]
     assert [k.matched for k in seg.keywords if k.keyword.lemma == "타이탄스"] == ["titans", "titans"]
+
+
+def test_korean_given_names_hyphenated_or_too_short_for_a_sound_key(scorer):
+    def found(source, output):
+        seg = scorer.score([source], [output]).systems[0].sentences[0]
+        return next((k.matched, k.how, k.tried) for k in seg.keywords if k.keyword.cls == "proper_noun")
+
+    # the second syllable of a hyphenated given name is written in lower case, and is the name
+    assert found("남수가 웃었다.", "Nam-su laughed.")[:2] == ("nam su", "transliteration")
+    # 유미 has one consonant sound, too few for a key (it would match "Yuma", "Amy"): only its
+    # Revised Romanization letter for letter, in one word or hyphenated, and capitalized
+    assert found("유미가 왔다.", "Yu-mi came.") == ("yu mi", "transliteration", ("spelled yumi",))
+    assert found("유미가 왔다.", "Yumi came.")[:2] == ("yumi", "transliteration")
+    assert found("유미가 왔다.", "Yuma came.")[0] is None
+    assert found("유미가 왔다.", "Then yumi came.")[0] is None
 
 
 def test_two_word_names(kiwi):

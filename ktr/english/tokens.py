@@ -42,7 +42,9 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tuple(_normalize_number(t) if t[0].isdigit() else t for t in tokens)
 
 
-_CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")
+#: a word written with a capital, with the parts hyphenated to it: Korean given names write their
+#: second syllable in lower case (Nam-su, Ban Ki-moon), and it is as much of the name
+_CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*(?:-[^\W\d_]+)*")
 
 #: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries and
 #: modals, degree and deictic adverbs, quantifiers): never a transliterated name, never a content
@@ -70,8 +72,10 @@ many much more most few fewer less least several enough lot lots
 
 
 def capitalized_words(text: str) -> frozenset[str]:
-    """Case-folded words written with a capital letter in ``text`` (names, as a rule)."""
-    return frozenset(w.casefold() for w in _CAPITALIZED.findall(unicodedata.normalize("NFKC", text)))
+    """Case-folded words written with a capital letter in ``text`` (names, as a rule), and the
+    words hyphenated to one (``Nam-su``: nam, su)."""
+    found = _CAPITALIZED.findall(unicodedata.normalize("NFKC", text))
+    return frozenset(part.casefold() for w in found for part in w.split("-"))
 
 
 @lru_cache(maxsize=200_000)

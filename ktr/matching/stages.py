@@ -131,7 +131,11 @@ def _participle_after(v: SentenceView, i: int) -> int:
 def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
     A proper noun matches only words the output writes capitalized (unless it has no capitals), or,
-    without a lexicon entry, one lower-case word of the same sound when it is long."""
+    without a lexicon entry, one lower-case word of the same sound when it is long. A name too short
+    for a sound key matches only its Revised Romanization, letter for letter (유미 Yumi, Yu-mi)."""
+    if targets.spelled:
+        spans = v.spellings.get(targets.spelled, ())
+        return [Candidate(k, " ".join(v.tokens[s:e]), s, e, "transliteration", (order, 0, s)) for s, e in spans]
     if not targets.sound:
         return []
     found: list[tuple[int, Candidate]] = []
@@ -229,7 +233,7 @@ def match_sentence(
             endings[k] = ending_stage(k, t, v, construction[0])
         if t.numbers and number:
             lst += number_stage(k, t, v, number[0])
-        if t.sound and sound:
+        if (t.sound or t.spelled) and sound:
             lst += transliteration_stage(k, t, v, sound[0])
         if lst:
             cands[k] = lst

@@ -12,7 +12,7 @@ from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.lexicon.format import Lookup
 from ktr.matching import numbers
-from ktr.matching.transliteration import is_hangul, sound_key
+from ktr.matching.transliteration import is_hangul, romanize, sound_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,9 @@ class Targets:
     #: 타이탄스 are both TNS) are two words, not one word the source repeats
     #: (:func:`ktr.matching.stages.match_sentence`)
     word: str = ""
+    #: a name too short for a sound key (유미: one consonant), matched only as the Revised
+    #: Romanization spells it, in one word or two hyphenated ("yumi": Yumi, Yu-mi)
+    spelled: str = ""
     name: bool = False  # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
@@ -104,15 +107,17 @@ class KeywordTargets:
     def targets(self, keyword: Keyword, found: Lookup | None) -> Targets:
         """What ``keyword``, looked up as ``found``, may match."""
         name = keyword.cls == "proper_noun"
-        sound = ""
+        sound = spelled = ""
         if self.sounds and is_hangul(keyword.lemma) and (name or (found is None and keyword.cls == "noun")):
             sound = sound_key(keyword.lemma)
+            spelled = "" if sound or not name else romanize(keyword.lemma)
         number_keys = numbers.korean_keys(keyword) if self.numbers else ()
         if found is not None and found.via == "number":
             counted = next((v for c, v in numbers.COUNTED.items() if keyword.lemma.endswith(c)), ())
             return Targets(found.equivalents, numbers=number_keys, counted=counted)
         if found is None:
-            return Targets(numbers=number_keys, sound=sound, name=name, word=keyword.lemma if sound else "")
+            word = keyword.lemma if sound or spelled else ""
+            return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name)
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
         if found.via == "construction":
@@ -125,6 +130,7 @@ class KeywordTargets:
             self.synonyms.get(entry, ()) if entry else (),
             numbers=number_keys,
             sound=sound,
+            spelled=spelled,
             name=name,
             derivations=self.derivations.get(entry, ()) if entry else (),
         )

@@ -12,7 +12,8 @@ to a coarse *sound key* and compares the keys:
 - English: letters by the rules above, plus the sound changes Korean spelling follows — an r not
   followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), but at the end of a name
   from another language Hangul writes it 르 (Omar = 오마르), so a final r (or re: sphere =
-  스피어) is an *optional* L; an h after the first letter is an optional H (silent in Sarah, 하
+  스피어) is an *optional* L, and so is any r before a consonant in a word that ends in a, i,
+  o, u or y, as Spanish, Italian and Japanese names do (Garcia = 가르시아, Fernando = 페르난도); an h after the first letter is an optional H (silent in Sarah, 하
   in Nahariya = 나하리야); a final s after another letter is an optional S (a plural, or silent:
   Paris = 파리); gh is silent, but a final gh, as in Arabic names, is an optional K (Dabbagh =
   다바그); on the Hangul side 츠 is T S (Jets = 제츠); c before e/i/y is S, x is K S, vowels and
@@ -258,6 +259,7 @@ def english_key(word: str) -> str:
     if not w:
         return ""
     symbols: list[str] = ["V"] if w[0] in _VOWEL_LETTERS or w[0] == "w" else []
+    vowel_end = w[-1] in "aiouy"  # Garcia, Fernando: an r before a consonant is sounded
     for unit in _ENGLISH_UNITS.finditer(w):  # a digraph where one starts, else a letter
         c = unit.group()
         if len(c) > 1:
@@ -267,7 +269,7 @@ def english_key(word: str) -> str:
         nxt = w[i + 1 : i + 2]
         final = not nxt or (nxt == "e" and i + 2 == len(w))  # r or re ending the word
         if c == "r" and (final or nxt not in _VOWEL_LETTERS):
-            symbols.append("l" if final else "")  # silent; at the end optional: 컴퓨터, 오마르 Omar, 스피어 sphere
+            symbols.append("l" if final or vowel_end else "")  # silent, or optional: 컴퓨터, 오마르 Omar, 가르시아
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
         elif c == "g" and nxt in ("e", "i", "y"):

@@ -63,13 +63,27 @@ class SentenceView:
         """Number expressions of the output (computed when the number stage first asks)."""
         return numbers.english_spans(self.tokens) if numbers.may_hold_numbers(self.words) else []
 
-    def _sounds(self, names: frozenset[str] | None) -> list[tuple[int, int, str]]:
-        """Sound keys of alphabetic tokens other than function words (only those in ``names``
-        unless it is None), and of adjacent pairs of them (뉴욕 = "new york")."""
-        key, tokens = transliterate.english_key, self.tokens
+    def _name_spans(self, names: frozenset[str] | None) -> list[tuple[int, int]]:
+        """Spans of alphabetic tokens other than function words (only those in ``names`` unless it
+        is None), and of adjacent pairs of them (뉴욕 = "new york", 유미 = "yu-mi")."""
+        tokens = self.tokens
         ok = [t.isalpha() and t not in _NOT_NAMES and (names is None or t in names) for t in tokens]
-        out = [(i, i + 1, key(t)) for i, t in enumerate(tokens) if ok[i]]
-        out += [(i, i + 2, key(tokens[i] + tokens[i + 1])) for i in range(len(tokens) - 1) if ok[i] and ok[i + 1]]
+        out = [(i, i + 1) for i in range(len(tokens)) if ok[i]]
+        out += [(i, i + 2) for i in range(len(tokens) - 1) if ok[i] and ok[i + 1]]
+        return out
+
+    def _sounds(self, names: frozenset[str] | None) -> list[tuple[int, int, str]]:
+        """Sound keys of the spans :meth:`_name_spans` gives."""
+        key = transliterate.english_key
+        return [(start, end, key("".join(self.tokens[start:end]))) for start, end in self._name_spans(names)]
+
+    @cached_property
+    def spellings(self) -> dict[str, list[tuple[int, int]]]:
+        """Where each word written capitalized (any word when the output has no case), or pair
+        of them joined, occurs: a name spelled out letter for letter may be there."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for start, end in self._name_spans(self.names):
+            out.setdefault("".join(self.tokens[start:end]), []).append((start, end))
         return out
 
     @staticmethod

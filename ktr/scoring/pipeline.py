@@ -63,6 +63,8 @@ def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) ->
     tried += [f"derived {word}" for word in target.derivations]
     if target.sound:
         tried.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
+    elif target.spelled:
+        tried.append(f"spelled {target.spelled}")
     entry = f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None
     return KeywordResult(
         keyword,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,9 @@ from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import InputError
-from ktr.experiments.judged import Judgment, agreement, carried_text, line_hash, pearson, read_gold, write_gold
+from ktr.experiments.judged import Judgment, agreement, carried_text, line_hash, read_gold, write_gold
+from ktr.experiments.statistics import pearson, wilson
+from ktr.reports.agreement import to_markdown
 from ktr.textio import read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +77,21 @@ def test_agreement_on_hand_judged_sentences(scorer):
     assert result.ktr_scores == {1: 1.0, 2: 0.5, 3: 0.8}  # 것 counted and missed: 4 of 5
     assert s["gold_rate"] == pytest.approx(2.5 / 3) and s["ktr"] == pytest.approx(2.3 / 3)
     assert s["mean_absolute_difference"] == pytest.approx(0.2 / 3)
+    assert (s["all_absent"], s["auc_ceiling"]) == (0, 1.0)  # no line judged all A
+    assert "No judged line has every word judged A" in to_markdown(result)
+
+
+def test_lines_judged_all_absent_bound_the_auc_against_mismatched_pairs(scorer):
+    # line 2 judged a translation of some other sentence: every keyword A
+    gold = [replace(j, label="A") if j.line == 2 else j for j in judgments(scorer)]
+    result = agreement(scorer, SOURCES, TRANSLATIONS, gold)
+    s = result.sentence_agreement()
+    # a score agreeing with the readers gives line 2 what it gives a mismatched pair: of the 3
+    # true lines, 2 rank above every mismatched pair and 1 ties with them
+    assert s["all_absent"] == 1 and s["auc_ceiling"] == pytest.approx(1 - 1 / 3 / 2)
+    low, high = wilson(1, 3)
+    assert s["auc_ceiling_interval"] == pytest.approx([1 - high / 2, 1 - low / 2])
+    assert "1 judged lines have every word judged A" in to_markdown(result)
 
 
 def test_with_constructions_the_nominalizer_is_no_keyword_and_no_penalty(scorer, kiwi):
@@ -155,6 +173,13 @@ def test_carried_text_and_pearson():
     assert pearson([1, 2, 3], [2, 4, 6]) == pytest.approx(1.0)
     assert pearson([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
     assert pearson([1, 1], [1, 2]) is None and pearson([1], [1]) is None
+
+
+def test_wilson_interval_on_textbook_cases():
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)  # upper z²/(n+z²)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 0) is None
 
 
 def test_cli_meta_eval_with_gold(scorer, tmp_path):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from ktr import Scorer
 from ktr.experiments import metaeval as M
+from ktr.experiments import statistics as stats
 from ktr.reports import metaeval as metaeval_report
 from ktr.reports.svg import grouped_bars
 from ktr.sample import paths as sample_paths
@@ -23,18 +24,18 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def test_auc_counts_ties_half():
     # pairs (pos, neg): (.9,.5) 1, (.9,.1) 1, (.5,.5) ½, (.5,.1) 1, (.5,.5) ½, (.5,.1) 1 → 5 of 6
-    assert M.auc([0.9, 0.5, 0.5], [0.5, 0.1]) == pytest.approx(5 / 6)
-    assert M.auc([1, 2], [0, 0]) == 1.0 and M.auc([0, 0], [1, 2]) == 0.0 and M.auc([3, 3], [3]) == 0.5
-    assert M.auc([], [1]) is None
+    assert stats.auc([0.9, 0.5, 0.5], [0.5, 0.1]) == pytest.approx(5 / 6)
+    assert stats.auc([1, 2], [0, 0]) == 1.0 and stats.auc([0, 0], [1, 2]) == 0.0 and stats.auc([3, 3], [3]) == 0.5
+    assert stats.auc([], [1]) is None
 
 
 def test_kendall_tau_b_hand_computed():
     # no ties: 5 concordant, 1 discordant pair → 4 / 6
-    assert M.kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)
+    assert stats.kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)
     # x = 0 0 1 1, y = 1 2 2 3: concordant 3, discordant 0; 6 pairs, 2 tied in x, 1 tied in y
-    assert M.kendall_tau_b([0, 0, 1, 1], [1, 2, 2, 3]) == pytest.approx(3 / math.sqrt(4 * 5))
-    assert M.kendall_tau_b([0, 25, 50, 75], [1.0, 0.5, 0.5, 0.0]) == pytest.approx(-5 / math.sqrt(6 * 5))
-    assert M.kendall_tau_b([1, 2, 3], [5, 5, 5]) is None
+    assert stats.kendall_tau_b([0, 0, 1, 1], [1, 2, 2, 3]) == pytest.approx(3 / math.sqrt(4 * 5))
+    assert stats.kendall_tau_b([0, 25, 50, 75], [1.0, 0.5, 0.5, 0.0]) == pytest.approx(-5 / math.sqrt(6 * 5))
+    assert stats.kendall_tau_b([1, 2, 3], [5, 5, 5]) is None
 
 
 def brute_tau_b(x, y):
@@ -49,11 +50,11 @@ def brute_tau_b(x, y):
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 5)), min_size=2, max_size=30))
 def test_kendall_tau_b_matches_the_pairwise_definition(pairs):
     x, y = [p[0] for p in pairs], [p[1] for p in pairs]
-    got, want = M.kendall_tau_b(x, y), brute_tau_b(x, y)
+    got, want = stats.kendall_tau_b(x, y), brute_tau_b(x, y)
     assert (got is None) == (want is None)
     if got is not None:
         assert got == pytest.approx(want)
-        assert M.kendall_tau_b(y, x) == pytest.approx(got)
+        assert stats.kendall_tau_b(y, x) == pytest.approx(got)
 
 
 def test_grouped_bars_is_standalone_svg_with_one_bar_per_value():
@@ -124,7 +125,7 @@ def test_report_agrees_with_its_own_sentence_scores(sample_run):
     by_name = {v["name"]: v for v in doc["variants"]}
     true = [s["ktr"] for s in by_name["true"]["segments"]]
     mism = [s["ktr"] for s in by_name["mismatch"]["segments"]]
-    assert doc["auc_true_vs_mismatch"]["ktr"] == pytest.approx(M.auc(true, mism))
+    assert doc["auc_true_vs_mismatch"]["ktr"] == pytest.approx(stats.auc(true, mism))
     assert by_name["shuffle"]["mean"]["bleu"] == pytest.approx(
         sum(s["bleu"] for s in by_name["shuffle"]["segments"]) / 20
     )

@@ -16,7 +16,6 @@ transferred.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 from ktr.errors import InputError
-from ktr.experiments.metaeval import average
+from ktr.experiments.statistics import average, pearson, wilson
 
 if TYPE_CHECKING:
     from ktr.scoring.results import KeywordResult, SentenceResult
@@ -213,6 +212,8 @@ class Agreement:
         both = [(gold[n], s) for n in self.lines if n in gold and (s := self.ktr_scores.get(n)) is not None]
         g, k = [a for a, _ in both], [b for _, b in both]
         mean_g, mean_k = average(g), average(k)
+        none = sum(1 for rate in gold.values() if rate == 0)  # every word judged A: misaligned, as a rule
+        interval = wilson(none, len(gold))
         return {
             "sentences": len(both),
             "gold_rate": mean_g,
@@ -220,6 +221,12 @@ class Agreement:
             "difference": None if mean_k is None or mean_g is None else mean_k - mean_g,
             "mean_absolute_difference": average([abs(a - b) for a, b in zip(k, g)]),
             "pearson": pearson(k, g),
+            "all_absent": none,
+            # AUC of true against mismatched pairs for a score that agreed with the readers, a
+            # mismatched pair being judged all A: the lines they judged all A tie with those pairs;
+            # with the 95 % (Wilson) interval of the share of such lines in the corpus
+            "auc_ceiling": 1 - none / len(gold) / 2 if gold else None,
+            "auc_ceiling_interval": None if interval is None else [1 - interval[1] / 2, 1 - interval[0] / 2],
         }
 
     def disagreements(self) -> dict[str, int]:
@@ -259,17 +266,6 @@ def _example(item: Item) -> dict[str, Any]:
 
 def _ratio(a: int, b: int) -> float | None:
     return a / b if b else None
-
-
-def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
-    """Pearson's correlation; None for fewer than two points or a constant side."""
-    if len(x) < 2:
-        return None
-    mx, my = sum(x) / len(x), sum(y) / len(y)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else None
 
 
 #: kinds of disagreement, in the order reports list them

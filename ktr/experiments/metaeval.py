@@ -15,7 +15,6 @@ counts); the others are left out of every figure and their number is reported.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ktr.english.wordnet import fingerprint
 from ktr.errors import InputError
 from ktr.experiments import variants as V
+from ktr.experiments.statistics import auc, average, kendall_tau_b
 from ktr.scoring.reference import sentence_metrics
 
 if TYPE_CHECKING:
@@ -37,44 +37,6 @@ LABELS = {"ktr": "KTR", "f": "F", "bleu": "BLEU", "chrf": "chrF"}
 FULL_SCALE = {"ktr": 1.0, "f": 1.0, "bleu": 100.0, "chrf": 100.0}
 #: drop level of each variant in the Kendall tau (``true`` drops nothing)
 LEVELS = {"true": 0, **V.DROP_LEVELS}
-
-
-def auc(positives: Sequence[float], negatives: Sequence[float]) -> float | None:
-    """ROC-AUC: the probability that a random positive scores above a random negative, ties
-    counted half (the Mann–Whitney U statistic divided by the number of pairs)."""
-    if not positives or not negatives:
-        return None
-    ranked = sorted(negatives)
-    wins = sum(bisect_left(ranked, p) + (bisect_right(ranked, p) - bisect_left(ranked, p)) / 2 for p in positives)
-    return wins / (len(positives) * len(negatives))
-
-
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
-    """Kendall's tau-b (ties in either variable corrected for); ``None`` when a variable is constant.
-
-    Pairs are compared group by group of equal ``x`` with binary search, so the cost is about
-    (distinct x values) × n log n: fast for a few drop levels, correct for any input.
-    """
-    if len(x) != len(y):
-        raise ValueError("x and y differ in length")
-    groups: dict[float, list[float]] = {}
-    for a, b in zip(x, y):
-        groups.setdefault(a, []).append(b)
-    ordered = [sorted(groups[k]) for k in sorted(groups)]
-    s = 0  # concordant minus discordant pairs
-    for i, low in enumerate(ordered):
-        for high in ordered[i + 1 :]:
-            s += sum((len(high) - bisect_right(high, v)) - bisect_left(high, v) for v in low)
-    n0 = len(x) * (len(x) - 1) // 2
-    ties_x = sum(t * (t - 1) // 2 for t in Counter(x).values())
-    ties_y = sum(t * (t - 1) // 2 for t in Counter(y).values())
-    denominator = sqrt((n0 - ties_x) * (n0 - ties_y))
-    return s / denominator if denominator else None
-
-
-def average(values: Sequence[float]) -> float | None:
-    """The mean, or None for no values."""
-    return sum(values) / len(values) if values else None
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from ktr.experiments.judged import KINDS, Agreement
 from ktr.reports.common import check_folder, num, write_texts
@@ -46,6 +47,8 @@ def to_markdown(result: Agreement, title: str = "Agreement with judged keywords"
         f"| {num(s['gold_rate'])} | {num(s['ktr'])} | {num(s['difference'])} | "
         f"{num(s['mean_absolute_difference'])} | {num(s['pearson'])} |",
         "",
+        _ceiling(s),
+        "",
         "**Disagreements by kind:**",
         "",
         "| kind | words | what it is | examples |",
@@ -62,6 +65,23 @@ def to_markdown(result: Agreement, title: str = "Agreement with judged keywords"
         rows.append(f"| {kind} | {n} | {KINDS[kind]} | {cells.replace('|', '¦')} |")
     rows += ["", f"KTR signature: `{result.signature}`"]
     return "\n".join(rows) + "\n"
+
+
+def _ceiling(s: dict[str, Any]) -> str:
+    """What the lines judged all A say about the AUC of true against mismatched translations."""
+    if not s["all_absent"]:
+        return (
+            "No judged line has every word judged A: the readers' judgements separate the true "
+            "translations from mismatched ones (AUC 1 on this sample)."
+        )
+    low, high = s["auc_ceiling_interval"]
+    return (
+        f"{s['all_absent']} judged lines have every word judged A (misaligned or untranslated lines, "
+        "as a rule). A score that agreed with the readers would tie them with mismatched pairs (judged "
+        "all A too), so its AUC of true against mismatched translations would be about "
+        f"{num(s['auc_ceiling'])} on this corpus ({num(low)}–{num(high)}, the 95 % interval of the share "
+        "of such lines), not 1."
+    )
 
 
 def write(result: Agreement, directory: str | Path, examples: int = 20) -> list[Path]:

@@ -96,6 +96,20 @@ def test_dates_and_ordinals(scorer):
     assert got["9월"] == "september" and got["11일"] == "11" and got["세번째"] == "third"
 
 
+def test_a_day_of_the_month_may_be_its_weekday(scorer):
+    # news English writes a date of this week as its weekday; which weekday, nothing in the
+    # sentence says, so any one is taken, after the day's own number
+    src = ["정부는 25일 발표했다."]
+    day = [k for k in scorer.score(src, ["It was announced on Friday."]).systems[0].sentences[0].keywords][1]
+    assert (day.keyword.lemma, day.matched, day.how, day.tried) == ("25일", "friday", "number", ("number 25", "day 25"))
+    both = scorer.score(src, ["On Friday the 25th, it was announced."]).systems[0].sentences[0].keywords[1]
+    assert both.matched == "25"
+    # a weekday is no count of people, nor a month
+    for source in ("학생 25명이 왔다.", "9월에 왔다."):
+        seg = scorer.score([source], ["They came on Friday."]).systems[0].sentences[0]
+        assert not any(k.transferred for k in seg.keywords if k.keyword.tag == "number"), source
+
+
 def test_number_stage_off_keeps_keywords_apart(kiwi):
     plain = Scorer(Config(matching=("exact",)), analyzer=kiwi)
     assert [k.lemma for k in plain.keywords(["2천 명"])[0]] == ["2", "천", "명"]

@@ -144,8 +144,10 @@ def _key(value: Decimal) -> str:
 
 
 def korean_keys(keyword: Keyword) -> tuple[str, ...]:
-    """What a keyword may match in the number stage (empty when it is not a number). A
-    ``number`` unit keeps its number without the unit word in ``base``."""
+    """What a keyword may match in the number stage (empty when it is not a number): ``n:`` its
+    value, ``m:`` a month's number (3월), ``d:`` a day of the month (25일), which news English
+    writes as its weekday ("on Friday"). A ``number`` unit keeps its number without the unit
+    word in ``base``."""
     if keyword.cls not in NUMBER_CLASSES and keyword.tag != "number":
         return ()
     unit = keyword.tag == "number"
@@ -157,6 +159,8 @@ def korean_keys(keyword: Keyword) -> tuple[str, ...]:
     keys: tuple[str, ...] = (_key(value),)
     if month and 1 <= value <= 12 and value == int(value):
         keys += (f"m:{int(value)}",)
+    if unit and keyword.lemma.endswith("일") and 1 <= value <= 31 and value == int(value):
+        keys += (f"d:{int(value)}",)  # a day of the month: news English names its weekday
     return keys
 
 
@@ -253,6 +257,8 @@ MONTHS = {
         "january february march april may june july august september october november december".split()
     )
 }
+#: the names a day of the month (25일) may be written as
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 #: the words a number expression can start with
 _NUMBER_WORDS = (

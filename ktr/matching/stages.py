@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES
+from ktr.matching import numbers
 from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
 from ktr.matching.targets import Index, Targets
@@ -72,15 +73,21 @@ def _phrases(
 
 
 def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
-    """Numbers by value: 삼 ↔ three / third / 3rd / 3, 3억 5천만 ↔ 350 million (:mod:`ktr.matching.numbers`)."""
+    """Numbers by value: 삼 ↔ three / third / 3rd / 3, 3억 5천만 ↔ 350 million (:mod:`ktr.matching.numbers`);
+    a day of the month also by any weekday (25일 ↔ Friday)."""
     if not targets.numbers:
         return []
     wanted = set(targets.numbers)
-    return [
+    found = [
         Candidate(k, " ".join(v.tokens[s.start : s.end]), s.start, s.end, "number", (order, 0, s.start))
         for s in v.number_spans
         if not wanted.isdisjoint(s.keys)
     ]
+    if any(key.startswith("d:") for key in wanted):  # which weekday the date was, nothing says
+        found += [
+            Candidate(k, t, i, i + 1, "number", (order, 1, i)) for i, t in enumerate(v.tokens) if t in numbers.WEEKDAYS
+        ]
+    return found
 
 
 def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:

@@ -179,11 +179,20 @@ def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
         ("수십 명이 다쳤다.", "명", {"수십", "다치다"}),  # a counter after a number
         ("여러 가지 문제가 있다.", "가지", {"여러", "문제", "있다"}),  # a counter after a determiner
         ("영화 몇 편을 봤다.", "편", {"영화", "몇", "보다"}),
+        # -는 데: "in/to doing", carried by English grammar (agreed to resume, difficulty reading)
+        ("두 나라는 회담을 재개하는 데 합의했다.", "데", {"두", "나라", "회담", "재개하다", "합의하다"}),
+        ("그는 읽는 데에 어려움이 있었다.", "데", {"그", "읽다", "어려움", "있다"}),
     ],
 )
 def test_other_grammar_constructions_drop_their_word(scorer, without, source, grammar, kept):
     assert {k.lemma for k in scorer.keywords([source])[0]} == kept
     assert grammar in {k.lemma for k in without.keywords([source])[0]}
+
+
+def test_a_place_is_no_grammar(scorer):
+    # 데 with a subject particle is a place ("somewhere that hurts", "nowhere to go")
+    for source in ("아픈 데가 있으면 말해라.", "갈 데가 없다."):
+        assert "데" in {k.lemma for k in scorer.keywords([source])[0]}, source
 
 
 def test_without_the_stage_the_paper_s_keywords_stay(without):
@@ -253,15 +262,18 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more, want = scorer.keywords(
+    can, nominalized, counted, more, want, doing, place = scorer.keywords(
         [
             "나는 밥을 먹을 수 있다.",
             "책을 읽는 것을 좋아한다.",
             "수십 명이 다쳤다.",
             "이 문제가 더 크다.",
             "집에 가고 싶다.",
+            "그는 읽는 데에 어려움이 있었다.",
+            "아픈 데가 있으면 말해라.",
         ]
     )
+    assert "데" not in [k.lemma for k in doing] and "데" in [k.lemma for k in place]
     assert ("더", "construction") in [(k.lemma, k.cls) for k in more]
     assert ("-고 싶다", "construction") in [(k.lemma, k.cls) for k in want]
     assert "-ㄹ 수 있다" in [k.lemma for k in can] and not {"수", "있다"} & {k.lemma for k in can}

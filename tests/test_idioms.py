@@ -93,3 +93,20 @@ def test_idiom_scored_as_one_unit(kiwi):
     ]
     assert idiom.score > plain.score
     assert "idioms:idioms@" in scorer.signature.short()
+
+
+@pytest.mark.parametrize(
+    "source, output, unit, matched",
+    [
+        # a narrative "one day", however it is spaced, and the time of that day it names
+        ("어느날, 그는 곰을 만났다.", "One day, he met a bear.", "어느 날", "one day"),
+        ("어느 날 밤에 그는 떠났다.", "One night he left.", "어느 날 밤", "one night"),
+        ("그것은 그 어느 때보다 중요하다.", "It is more important than ever.", "그 어느 때보다", "than ever"),
+        # 꿈을 꾸다 is to dream, one meaning: 꿈 does not miss for want of a second "dream"
+        ("그들 모두가 꿈을 꾸었다.", "They all were dreaming.", "꿈을 꾸", "dream"),
+    ],
+)
+def test_set_phrases_of_narrative(kiwi, source, output, unit, matched):
+    scorer = Scorer(Config(matching=("exact", "inflection", "idiom")), analyzer=kiwi)
+    seg = scorer.score([source], [output]).systems[0].sentences[0]
+    assert (unit, matched, "idiom") in [(k.keyword.lemma, k.matched, k.how) for k in seg.keywords], seg.keywords

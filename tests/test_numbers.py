@@ -110,6 +110,18 @@ def test_a_day_of_the_month_may_be_its_weekday(scorer):
         assert not any(k.transferred for k in seg.keywords if k.keyword.tag == "number"), source
 
 
+def test_minutes_belong_to_their_number(kiwi):
+    # a clock time says no "minutes" (7:30, seven-thirty); a duration does, and the word is the
+    # counter's, not one the translation adds
+    scorer = Scorer(Config(matching=("exact", "inflection", "number")), analyzer=kiwi)
+    for output in ("He ate at 7:30.", "He ate at seven-thirty."):
+        seg = scorer.score(["그는 7시 30분에 먹었다."], [output]).systems[0].sentences[0]
+        assert [k.keyword.lemma for k in seg.keywords if k.keyword.tag == "number"] == ["7시", "30분"]
+        assert seg.transferred == seg.counted, (output, seg.keywords)
+    seg = scorer.score(["30분 동안 기다렸다."], ["He waited for 30 minutes."]).systems[0].sentences[0]
+    assert seg.transferred == seg.counted and not seg.added
+
+
 def test_number_stage_off_keeps_keywords_apart(kiwi):
     plain = Scorer(Config(matching=("exact",)), analyzer=kiwi)
     assert [k.lemma for k in plain.keywords(["2천 명"])[0]] == ["2", "천", "명"]

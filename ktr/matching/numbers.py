@@ -205,11 +205,13 @@ def _surface(run: Sequence[Keyword]) -> str:
 
 
 #: counters (classifiers) and date/time units that English expresses by the number alone
-#: ("30 students" for 학생 30명, "September 11" for 9월 11일): part of the number's keyword
-COUNTERS = frozenset("명 개 마리 대 권 장 채 척 벌 켤레 그루 송이 살 세 번 회 차 위 호 일 시".split())
+#: ("30 students" for 학생 30명, "September 11" for 9월 11일, "7:30" for 7시 30분): part of the
+#: number's keyword
+COUNTERS = frozenset("명 개 마리 대 권 장 채 척 벌 켤레 그루 송이 살 세 번 회 차 위 호 일 시 분".split())
 #: the English nouns a counter stands for when a translation writes one after the number ("2명" →
-#: "two people"): such a noun is no word the translation adds (:mod:`ktr.matching.tracing`)
-COUNTED = {"명": ("people", "persons", "individuals")}
+#: "two people", "30분" → "30 minutes"; 분 also counts persons, politely): such a noun is no word
+#: the translation adds (:mod:`ktr.matching.tracing`)
+COUNTED = {"명": ("people", "persons", "individuals"), "분": ("minute", "minutes", "people", "persons")}
 
 
 def _suffix(morphemes: Sequence[Morpheme], end: int, value: Decimal | None) -> tuple[int, str]:

@@ -110,3 +110,13 @@ def test_set_phrases_of_narrative(kiwi, source, output, unit, matched):
     scorer = Scorer(Config(matching=("exact", "inflection", "idiom")), analyzer=kiwi)
     seg = scorer.score([source], [output]).systems[0].sentences[0]
     assert (unit, matched, "idiom") in [(k.keyword.lemma, k.matched, k.how) for k in seg.keywords], seg.keywords
+
+
+def test_an_idiom_never_cuts_a_word(kiwi):
+    scorer = Scorer(Config(matching=("exact", "idiom")), analyzer=kiwi)
+    # 어느 날씨 "which weather" holds the letters of 어느 날 "one day", not the idiom
+    (keywords,) = scorer.keywords(["어느 날씨가 더 좋니?"])
+    assert [k.lemma for k in keywords][:2] == ["어느", "날씨"]
+    # a predicate's endings are no word of their own: 마음에 드 stands in 마음에 드실 거예요
+    (keywords,) = scorer.keywords(["그 모습이 마음에 드실 거예요."])
+    assert "마음에 드" in [k.lemma for k in keywords]

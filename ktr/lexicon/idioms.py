@@ -113,9 +113,10 @@ class IdiomTable:
             start = squeezed.find(idiom.key)
             while start >= 0:
                 end = start + len(idiom.key)
-                if not any(taken[start:end]):
+                s, e = chars[start][0], chars[end - 1][0] + 1
+                if not any(taken[start:end]) and not _cuts_a_word(keywords, s, e):
                     taken[start:end] = [True] * (end - start)
-                    found.append((chars[start][0], chars[end - 1][0] + 1, idiom))
+                    found.append((s, e, idiom))
                 start = squeezed.find(idiom.key, start + 1)
         if not found:
             return keywords, {}
@@ -134,3 +135,10 @@ class IdiomTable:
             units[len(out)] = idiom
             out.append(Keyword(idiom.korean, "idiom", "idiom", s, e))
         return out, units
+
+
+def _cuts_a_word(keywords: list[Keyword], start: int, end: int) -> bool:
+    """Whether the stretch ``start``-``end`` cuts through a keyword other than a predicate, whose
+    endings an idiom leaves out (마음에 드 in 마음에 드실): 그 후 is not in 그 후보 (that candidate),
+    nor 어느 날 in 어느 날씨 (which weather)."""
+    return any(k.start < b < k.end for k in keywords if k.cls not in ("verb", "adjective") for b in (start, end))

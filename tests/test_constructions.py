@@ -74,6 +74,13 @@ FAMILIES = [
         "-중이다",
         "in the middle of",
     ),
+    (
+        "one of",
+        "오렌지 주스는 인기 있는 음료 중 하나이다.",
+        "Orange juice is one of the popular drinks.",
+        "중 하나",
+        "one of",
+    ),
     ("more", "더 먹어라.", "Eat more.", "더", "more"),
     # a comparative or superlative inflection carries 더 / 가장 with the word it inflects
     ("comparative", "이 문제가 더 크다.", "This problem is bigger.", "더", "-er"),
@@ -124,6 +131,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "-을 통해": {"통하다"},
         "-와 같은": {"같다"},
         "-중이다": {"중"},
+        "중 하나": {"중", "하나"},
         "더": set(),
         "가장": set(),
         "-을 받다": {"받다"},

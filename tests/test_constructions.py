@@ -192,6 +192,8 @@ def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
         # -는 데: "in/to doing", carried by English grammar (agreed to resume, difficulty reading)
         ("두 나라는 회담을 재개하는 데 합의했다.", "데", {"두", "나라", "회담", "재개하다", "합의하다"}),
         ("그는 읽는 데에 어려움이 있었다.", "데", {"그", "읽다", "어려움", "있다"}),
+        # 하다 after its object noun is a light verb: the noun says what is done (운동 "exercise")
+        ("그는 매일 운동을 한다.", "하다", {"그", "매일", "운동"}),
     ],
 )
 def test_other_grammar_constructions_drop_their_word(scorer, without, source, grammar, kept):

@@ -104,9 +104,28 @@ def test_idiom_scored_as_one_unit(kiwi):
         ("그것은 그 어느 때보다 중요하다.", "It is more important than ever.", "그 어느 때보다", "than ever"),
         # 꿈을 꾸다 is to dream, one meaning: 꿈 does not miss for want of a second "dream"
         ("그들 모두가 꿈을 꾸었다.", "They all were dreaming.", "꿈을 꾸", "dream"),
+        # a noun and a verb that means nothing of its own there: neither 화 (anger) nor 나다
+        # (come out) is in "got angry", 배 (belly) is not in "hungry"
+        ("그는 화가 나서 문을 세게 닫았다.", "He got angry and slammed the door.", "화가 나", "angry"),
+        ("배가 고파서 라면을 끓였다.", "I was hungry, so I cooked ramen.", "배가 고파", "hungry"),
+        ("이 책은 한국어 공부에 큰 도움이 됐다.", "This book helped me a lot in studying Korean.", "도움이 됐", "help"),
+        ("그는 잠을 잤다.", "He slept.", "잠을 잤", "sleep"),
+        ("그 선수는 결승에서 고배를 마셨다.", "The player lost in the final.", "고배를 마셨", "lose"),
+        # connectives and time phrases said by one English expression
+        ("그럼에도 불구하고 그는 웃었다.", "Nevertheless, he smiled.", "그럼에도 불구하고", "nevertheless"),
+        ("이에 따라 회의가 연기됐다.", "Accordingly, the meeting was postponed.", "이에 따라", "accordingly"),
+        ("시간이 지나면서 둘은 친해졌다.", "Over time, the two became close.", "시간이 지나", "over time"),
+        # a four-character idiom and a proverb, whole
+        ("설상가상으로 눈까지 왔다.", "To make matters worse, it snowed.", "설상가상", "to make matters worse"),
+        (
+            "낮말은 새가 듣고 밤말은 쥐가 듣는다.",
+            "Walls have ears.",
+            "낮말은 새가 듣고 밤말은 쥐가 듣",
+            "walls have ears",
+        ),
     ],
 )
-def test_set_phrases_of_narrative(kiwi, source, output, unit, matched):
+def test_set_phrases_are_one_unit(kiwi, source, output, unit, matched):
     scorer = Scorer(Config(matching=("exact", "inflection", "idiom")), analyzer=kiwi)
     seg = scorer.score([source], [output]).systems[0].sentences[0]
     assert (unit, matched, "idiom") in [(k.keyword.lemma, k.matched, k.how) for k in seg.keywords], seg.keywords

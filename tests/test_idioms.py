@@ -136,6 +136,9 @@ def test_an_idiom_never_cuts_a_word(kiwi):
     # 어느 날씨 "which weather" holds the letters of 어느 날 "one day", not the idiom
     (keywords,) = scorer.keywords(["어느 날씨가 더 좋니?"])
     assert [k.lemma for k in keywords][:2] == ["어느", "날씨"]
-    # a predicate's endings are no word of their own: 마음에 드 stands in 마음에 드실 거예요
-    (keywords,) = scorer.keywords(["그 모습이 마음에 드실 거예요."])
+    # a predicate's endings are no word of their own: 마음에 드 stands in 마음에 드는; but a
+    # longer stem is another word: 화가 나타났다 is "a painter appeared", not 화가 나 "get angry"
+    (keywords,) = scorer.keywords(["그 모습이 마음에 드는 것 같다."])
     assert "마음에 드" in [k.lemma for k in keywords]
+    (keywords,) = scorer.keywords(["유명한 화가 나타났다."])
+    assert "나타나다" in [k.lemma for k in keywords] and not any(k.cls == "idiom" for k in keywords)

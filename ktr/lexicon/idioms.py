@@ -138,7 +138,17 @@ class IdiomTable:
 
 
 def _cuts_a_word(keywords: list[Keyword], start: int, end: int) -> bool:
-    """Whether the stretch ``start``-``end`` cuts through a keyword other than a predicate, whose
-    endings an idiom leaves out (마음에 드 in 마음에 드실): 그 후 is not in 그 후보 (that candidate),
-    nor 어느 날 in 어느 날씨 (which weather)."""
-    return any(k.start < b < k.end for k in keywords if k.cls not in ("verb", "adjective") for b in (start, end))
+    """Whether the stretch ``start``-``end`` cuts through a keyword: it may end inside a predicate
+    only past the predicate's stem, whose endings an idiom leaves out (화가 나 in 화가 나서, 마음에 드
+    in 마음에 드는), never inside a longer stem (화가 나 is not in 화가 나타났다 "a painter appeared")
+    or a noun (그 후 is not in 그 후보 "that candidate", nor 어느 날 in 어느 날씨)."""
+    for k in keywords:
+        if k.start < start < k.end:
+            return True
+        if k.start < end < k.end:
+            if k.cls not in ("verb", "adjective"):
+                return True
+            stem = len(k.lemma) - 1 if k.lemma.endswith("다") else len(k.lemma)
+            if end - k.start < stem:
+                return True
+    return False

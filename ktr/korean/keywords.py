@@ -32,6 +32,8 @@ CLASSES: tuple[str, ...] = (
     "adverb",
     "determiner",
 )
+#: the classes of predicates, whose lemma is the dictionary form in -다 (먹다, 크다)
+PREDICATE_CLASSES = frozenset({"verb", "adjective"})
 _DIGITS = re.compile(r"[0-9][0-9,.]*")
 # a keyword has a letter or digit that is not a bare jamo: Hannanum tags emoji, ★ and ㅋㅋㅋ as
 # nouns and Komoran tags !!! as a proper noun; none of them is a content word

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ktr.errors import LexiconError
-from ktr.korean.keywords import CLASSES
+from ktr.korean.keywords import CLASSES, PREDICATE_CLASSES
 from ktr.resources import lexicons_dir
 
 #: classes a lexicon entry may have (digit strings are their own equivalents)
@@ -67,7 +67,7 @@ def parse_line(line: str, where: str) -> Entry | None:
         raise LexiconError(f"{where}: lemma must be NFC Hangul syllables: {lemma!r}")
     if cls not in LEXICON_CLASSES:
         raise LexiconError(f"{where}: unknown class {cls!r}; valid: {', '.join(LEXICON_CLASSES)}")
-    if cls in ("verb", "adjective") and not lemma.endswith("다"):
+    if cls in PREDICATE_CLASSES and not lemma.endswith("다"):
         raise LexiconError(f"{where}: a {cls} lemma ends in 다 (dictionary form): {lemma!r}")
     items = tuple(e.strip() for e in equivalents.split(";"))
     if not equivalents.strip() or any(not e for e in items):

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ktr.errors import LexiconError
-from ktr.korean.keywords import Keyword
+from ktr.korean.keywords import PREDICATE_CLASSES, Keyword
 from ktr.lexicon.format import resolve_lexicon_path, split_columns
 
 _HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
@@ -146,7 +146,7 @@ def _cuts_a_word(keywords: list[Keyword], start: int, end: int) -> bool:
         if k.start < start < k.end:
             return True
         if k.start < end < k.end:
-            if k.cls not in ("verb", "adjective"):
+            if k.cls not in PREDICATE_CLASSES:
                 return True
             stem = len(k.lemma) - 1 if k.lemma.endswith("다") else len(k.lemma)
             if end - k.start < stem:

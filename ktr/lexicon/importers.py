@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ktr.errors import LexiconError
+from ktr.korean.keywords import PREDICATE_CLASSES
 from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
 
 FORMATS = ("kengdic", "krdict", "muse", "tsv")
@@ -84,7 +85,7 @@ def import_file(fmt: str, path: FilePath) -> ImportResult:
             skipped["lemma not a Hangul word"] += 1
         elif cls is None:
             skipped["unknown part of speech"] += 1
-        elif cls in ("verb", "adjective") and not lemma.endswith("다"):
+        elif cls in PREDICATE_CLASSES and not lemma.endswith("다"):
             skipped["predicate not in 다 form"] += 1
         else:
             items = [e for e in (clean_english(t, cls) for t in english) if e]
@@ -149,7 +150,7 @@ def clean_english(text: str, cls: str) -> str:
         return ""
     if cls != "proper_noun":
         words = [w if _is_acronym(w) else w.lower() for w in words]
-    if cls in ("verb", "adjective") and len(words) > 1 and words[0] == "to":
+    if cls in PREDICATE_CLASSES and len(words) > 1 and words[0] == "to":
         words = words[1:]
     return " ".join(words)
 

@@ -10,15 +10,16 @@ to a coarse *sound key* and compares the keys:
 - Hangul: the initial consonant of each syllable (ㅇ silent) and the final as pronounced (ㅇ is
   N; ㅅ, ㅈ, ㅊ, ㅌ, ㅎ are T: 인터넷 = internet);
 - English: letters by the rules above, plus the sound changes Korean spelling follows — an r not
-  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), but at the end of a name
-  from another language Hangul writes it 르 (Omar = 오마르), so a final r (or re: sphere =
-  스피어) is an *optional* L, and so is any r before a consonant in a word that ends in a, i,
-  o, u or y, as Spanish, Italian and Japanese names do (Garcia = 가르시아, Fernando = 페르난도); an h after the first letter is an optional H (silent in Sarah, 하
-  in Nahariya = 나하리야); a final s after another letter is an optional S (a plural, or silent:
-  Paris = 파리); gh is silent, but a final gh, as in Arabic names, is an optional K (Dabbagh =
-  다바그); on the Hangul side 츠 is T S (Jets = 제츠); c before e/i/y is S, x is K S, vowels and
-  y are no consonant; th, soft g, z and ch are sounds Hangul spells two ways and equal either
-  class (th: T or S, 스미스 Smith, 토머스 Thomas; soft g: K or J; z: S or J; ch: J or K).
+  followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), but at the end of a name from
+  another language Hangul writes it 르 (Omar = 오마르), so a final r (or re: sphere = 스피어) is an
+  *optional* L, and so is any r before a consonant in a word that ends in a, i, o, u or y, as
+  Spanish, Italian and Japanese names do (Garcia = 가르시아, Fernando = 페르난도); an h after the first
+  letter is an optional H (silent in Sarah, 하 in Nahariya = 나하리야); a final s after another
+  letter is an optional S (a plural, or silent: Paris = 파리); gh is silent, but a final gh, as in
+  Arabic names, is an optional K (Dabbagh = 다바그); on the Hangul side 츠 is T S (Jets = 제츠); c
+  before e/i/y is S, x is K S, vowels and y are no consonant; th, soft g, z and ch are sounds
+  Hangul spells two ways and equal either class (th: T or S, 스미스 Smith, 토머스 Thomas; soft g: K or
+  J; z: S or J; ch: J or K).
 
 Optional symbols (written in lower case) cost nothing to leave out and match their class when
 present. Two keys match when their similarity ``1 - edit distance / longer length`` reaches the

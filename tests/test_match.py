@@ -264,6 +264,22 @@ def test_a_phrase_cut_off_by_the_end_of_the_output_is_no_match():
     assert match([TAKE_PART], "they take", ("exact", "inflection"), inflections("take", "part")) == {}
 
 
+def test_a_phrasal_verb_matches_with_its_object_between_verb_and_particle():
+    table = inflections("put", "in", "turn", "off")
+    both = ("exact", "inflection")
+    put_in, turn_off = Targets(("put in",)), Targets(("turn off",))
+    # the verb carries the match; the particle stays free, as after a contiguous match it is grammar
+    assert match([put_in], "he put his hand in his pocket", both, table) == {0: ("put in", 1, 2, "exact")}
+    assert match([turn_off], "she turns the lights off", both, table) == {0: ("turn off", 1, 2, "inflection")}
+    assert match([put_in], "he put it in", both, table) == {0: ("put in", 1, 2, "exact")}
+    # at most three words between, and the particle after the verb, never before it
+    assert match([put_in], "he put the old red hat in", both, table) == {}
+    assert match([put_in], "in the end he put it", both, table) == {}
+    # the verb alone is no match, nor a prepositional verb split from its preposition
+    assert match([put_in], "he put it there", both, table) == {}
+    assert match([Targets(("look for",))], "look at him for", both, inflections("look")) == {}
+
+
 # transliteration: names and loanwords by sound -------------------------------------------------
 
 CLINTON = Targets(sound=korean_key("클린턴"), name=True)  # KLNTN

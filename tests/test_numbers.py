@@ -62,6 +62,20 @@ def test_english_number_expressions():
         ("march", ["m:3"]),
     ]
     assert spans("three four") == [("three", ["n:3"]), ("four", ["n:4"])]
+    # news English abbreviates a scale after digits, never alone ("bn" is no number by itself)
+    assert spans("$10bn and 5 mn, a bn") == [("10 bn", ["n:10000000000"]), ("5 mn", ["n:5000000"])]
+
+
+def test_minutes_said_without_a_number():
+    assert spans("half an hour, an hour and a half, a quarter of an hour") == [
+        ("half an hour", ["min:30"]),
+        ("hour and a half", ["min:90"]),
+        ("quarter of an hour", ["min:15"]),
+    ]
+    assert spans("half the people waited an hour") == []
+    assert korean_keys(Keyword("30분", "number", "digits", 0, 3, base="30")) == ("n:30", "min:30")
+    # a number of anything else is no span of minutes
+    assert korean_keys(Keyword("30명", "number", "digits", 0, 3, base="30")) == ("n:30",)
 
 
 def test_month_unit_matches_month_name():
@@ -120,6 +134,8 @@ def test_minutes_belong_to_their_number(kiwi):
         assert seg.transferred == seg.counted, (output, seg.keywords)
     seg = scorer.score(["30분 동안 기다렸다."], ["He waited for 30 minutes."]).systems[0].sentences[0]
     assert seg.transferred == seg.counted and not seg.added
+    half = scorer.score(["30분 동안 기다렸다."], ["He waited half an hour."]).systems[0].sentences[0]
+    assert [(k.matched, k.how) for k in half.keywords if k.keyword.tag == "number"] == [("half an hour", "number")]
 
 
 def test_number_stage_off_keeps_keywords_apart(kiwi):

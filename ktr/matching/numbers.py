@@ -146,7 +146,8 @@ def _key(value: Decimal) -> str:
 def korean_keys(keyword: Keyword) -> tuple[str, ...]:
     """What a keyword may match in the number stage (empty when it is not a number): ``n:`` its
     value, ``m:`` a month's number (3월), ``d:`` a day of the month (25일), which news English
-    writes as its weekday ("on Friday"). A ``number`` unit keeps its number without the unit
+    writes as its weekday ("on Friday"), ``min:`` minutes (30분), which English may say without a
+    number ("half an hour"). A ``number`` unit keeps its number without the unit
     word in ``base``."""
     if keyword.cls not in NUMBER_CLASSES and keyword.tag != "number":
         return ()
@@ -161,6 +162,8 @@ def korean_keys(keyword: Keyword) -> tuple[str, ...]:
         keys += (f"m:{int(value)}",)
     if unit and keyword.lemma.endswith("일") and 1 <= value <= 31 and value == int(value):
         keys += (f"d:{int(value)}",)  # a day of the month: news English names its weekday
+    if unit and keyword.lemma.endswith("분") and value == int(value):
+        keys += (f"min:{int(value)}",)  # minutes: "half an hour" (:data:`MINUTE_PHRASES`)
     return keys
 
 
@@ -252,7 +255,19 @@ CARDINALS = {w: i for i, w in enumerate(_ONES)} | {w: 10 * (i + 2) for i, w in e
 ORDINALS = {w: i for i, w in enumerate(_ORD_ONES)} | {w: 10 * (i + 2) for i, w in enumerate(_ORD_TENS)}
 SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 ORDINAL_SCALES = {"hundredth": 100, "thousandth": 1000, "millionth": 10**6, "billionth": 10**9}
+#: news English's abbreviations of scale words after digits ("$10bn"), never alone
+SCALE_ABBREVIATIONS = {"bn": 10**9, "mn": 10**6, "tn": 10**12}
 TIMES = {"once": 1, "twice": 2, "thrice": 3}
+#: spans of time a phrase says without a number, as minutes ("half an hour" for 30분; none starts
+#: with "an", which would make nearly every sentence a candidate of :func:`may_hold_numbers`)
+MINUTE_PHRASES = {
+    ("half", "an", "hour"): 30,
+    ("half", "hour"): 30,
+    ("quarter", "of", "an", "hour"): 15,
+    ("quarter", "hour"): 15,
+    ("hour", "and", "a", "half"): 90,
+}
+_MINUTE_FIRSTS = frozenset(p[0] for p in MINUTE_PHRASES)
 MONTHS = {
     m: i + 1
     for i, m in enumerate(
@@ -270,6 +285,7 @@ _NUMBER_WORDS = (
     | frozenset(ORDINAL_SCALES)
     | frozenset(TIMES)
     | frozenset(MONTHS)
+    | _MINUTE_FIRSTS
 )
 
 
@@ -296,6 +312,12 @@ def english_spans(tokens: Sequence[str]) -> list[Span]:
         tok = tokens[i]
         if tok not in _NUMBER_WORDS and not tok[0].isdigit():
             i += 1  # most words
+            continue
+        minutes = _minutes_at(tokens, i) if tok in _MINUTE_FIRSTS else None
+        if minutes:
+            end, value = minutes
+            spans.append(Span(i, end, frozenset({f"min:{value}"})))
+            i = end
             continue
         if tok[0].isdigit():
             end, value = _digits_at(tokens, i)
@@ -326,10 +348,21 @@ def _digits_at(tokens: Sequence[str], i: int) -> tuple[int, Decimal | None]:
     end = i + 1
     if end < len(tokens) and tokens[end] in _ORDINAL_SUFFIXES:
         return end + 1, value
+    if end < len(tokens) and tokens[end] in SCALE_ABBREVIATIONS:
+        return end + 1, value * SCALE_ABBREVIATIONS[tokens[end]]
     while end < len(tokens) and tokens[end] in SCALES:
         value *= SCALES[tokens[end]]
         end += 1
     return end, value
+
+
+def _minutes_at(tokens: Sequence[str], i: int) -> tuple[int, int] | None:
+    """The end and the minutes of a phrase of :data:`MINUTE_PHRASES` at ``i``, the longest."""
+    found = None
+    for words, minutes in MINUTE_PHRASES.items():
+        if tuple(tokens[i : i + len(words)]) == words and (found is None or i + len(words) > found[0]):
+            found = (i + len(words), minutes)
+    return found
 
 
 def _words_at(tokens: Sequence[str], i: int) -> tuple[int, Decimal | None]:

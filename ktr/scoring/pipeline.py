@@ -58,12 +58,14 @@ class Prepared:
 
 
 #: what the number stage's keys stand for (:func:`ktr.matching.numbers.korean_keys`)
-_NUMBER_KEYS = {"m": "month", "d": "day"}
+_NUMBER_KEYS = {"m": "month", "d": "day", "min": "minutes"}
 
 
 def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) -> KeywordResult:
     """A keyword's result as long as nothing in the output matched it: what it could match."""
-    tried = [f"{_NUMBER_KEYS.get(k[0], 'number')} {k[2:]}" for k in target.numbers]
+    tried = [
+        f"{_NUMBER_KEYS.get(kind, 'number')} {value}" for kind, _, value in (k.partition(":") for k in target.numbers)
+    ]
     tried += [f"derived {word}" for word in target.derivations]
     if target.sound:
         tried.append(f"sound {romanize(keyword.lemma)} ({target.sound})")

@@ -315,9 +315,8 @@ def english_spans(tokens: Sequence[str]) -> list[Span]:
             continue
         minutes = _minutes_at(tokens, i) if tok in _MINUTE_FIRSTS else None
         if minutes:
-            end, value = minutes
-            spans.append(Span(i, end, frozenset({f"min:{value}"})))
-            i = end
+            spans.append(Span(i, minutes[0], frozenset({f"min:{minutes[1]}"})))
+            i = minutes[0]
             continue
         if tok[0].isdigit():
             end, value = _digits_at(tokens, i)

@@ -81,6 +81,10 @@ FAMILIES = [
         "중 하나",
         "one of",
     ),
+    # a partitive: "of" before the match of the noun before 중, and a progressive with the verb before it
+    ("of a number", "학생들 중 두 명이 왔다.", "Two of the students came.", "중 (of a number)", "of + whole"),
+    ("of a part", "학생들 중 대부분이 왔다.", "Most of the students came.", "중 (of a part)", "of + whole"),
+    ("progressive", "언니가 나를 기다리고 있는 중이다.", "My sister is waiting for me.", "-중이다", "be + -ing"),
     ("more", "더 먹어라.", "Eat more.", "더", "more"),
     # a comparative or superlative inflection carries 더 / 가장 with the word it inflects
     ("comparative", "이 문제가 더 크다.", "This problem is bigger.", "더", "-er"),
@@ -132,6 +136,8 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "-와 같은": {"같다"},
         "-중이다": {"중"},
         "중 하나": {"중", "하나"},
+        "중 (of a number)": {"중"},
+        "중 (of a part)": {"중"},
         "더": set(),
         "가장": set(),
         "-을 받다": {"받다"},
@@ -274,7 +280,7 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more, want, doing, place = scorer.keywords(
+    can, nominalized, counted, more, want, doing, place, of_them = scorer.keywords(
         [
             "나는 밥을 먹을 수 있다.",
             "책을 읽는 것을 좋아한다.",
@@ -283,8 +289,10 @@ def test_the_konlpy_tag_sets_have_their_rows(name):
             "집에 가고 싶다.",
             "그는 읽는 데에 어려움이 있었다.",
             "아픈 데가 있으면 말해라.",
+            "후보 중 어느 후보도 이기지 못했다.",
         ]
     )
+    assert "중 (of a number)" in [k.lemma for k in of_them], of_them
     assert "데" not in [k.lemma for k in doing] and "데" in [k.lemma for k in place]
     assert ("더", "construction") in [(k.lemma, k.cls) for k in more]
     assert ("-고 싶다", "construction") in [(k.lemma, k.cls) for k in want]

@@ -512,6 +512,36 @@ def test_to_before_the_match_of_the_verb_before_carries_purpose():
     assert 1 not in match([WARN, PURPOSE], "he went on warn", CONSTRUCTIONS)
 
 
+def test_of_before_the_match_of_the_noun_before_carries_the_partitive():
+    # 학생들 중 두 명: "two of the students", "of" governs "students", which 학생 matched
+    table = inflections("student")
+    student, among = Targets(("student",)), Targets(construction=True, idioms=("among",), endings=("partitive",))
+    got = match([student, among], "two of the students came", CONSTRUCTIONS, table)
+    assert got == {0: ("student", 3, 4, "inflection"), 1: ("of + whole", 1, 2, "construction")}
+    # "of" after the noun, or other prepositions, carry nothing; nor an "of" when 학생 is missed
+    for output in ("the students of two schools came", "two from the students came", "two of the teachers came"):
+        assert 1 not in match([student, among], output, CONSTRUCTIONS, table), output
+
+
+@pytest.mark.parametrize(
+    "output, carried",
+    [
+        ("she is waiting for me", True),
+        ("I'm waiting for you", True),  # a contracted be
+        ("she was patiently waiting", True),  # one adverb in -ly between
+        ("she waits for me", False),  # no progressive
+        ("she is here and waiting", False),  # the -ing form not right after be
+        ("she is running and waits", False),  # a progressive of another verb
+    ],
+)
+def test_a_progressive_carries_jung_with_the_verb_before_it(output, carried):
+    # 기다리는 중이다: 기다리다 matches "waiting", and "is waiting" carries 중
+    wait = Targets(("wait",))
+    during = Targets(construction=True, idioms=("during",), endings=("progressive",))
+    got = match([wait, during], output, CONSTRUCTIONS, inflections("wait", "run", "be"))
+    assert (got.get(1, ("",))[0] == "be + -ing") is carried, got
+
+
 # numbers by value -------------------------------------------------------------------------------
 
 

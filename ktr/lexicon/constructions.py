@@ -53,6 +53,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@comparative": (*INFLECTED["er"], "rather", "@er"),
     "@superlative": (*INFLECTED["est"], "@est"),
     "@passive": ("@passive",),
+    "@progressive": ("@progressive",),
+    "@partitive": ("@partitive",),
     "@preposition": ("@preposition",),
     "@to_infinitive": ("@to_infinitive",),
 }
@@ -62,16 +64,21 @@ MARKS: dict[str, tuple[str, ...]] = {
 PASSIVE_AUXILIARIES = frozenset(
     {"be", "is", "are", "re", "m", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting"}
 )
+#: ``@progressive``: a form of be before an -ing form ("is waiting", "I'm doing"), which carries
+#: 중 in -는 중이다 with the verb before it, as the passive carries 받다 with its noun
+PROGRESSIVE_AUXILIARIES = frozenset({"be", "is", "are", "re", "m", "was", "were", "been"})
 #: ``@preposition``: the preposition that governs the match of the keyword before the unit, as in
 #: 유행에 대한 흥미 "interest in that craze" and 쥐에 대한 실험 "research on rats", where the English
 #: verb or noun chooses the preposition (in, on, of, for, to…) that carries 에 대해;
 #: ``@to_infinitive``: "to" or "for" before the match of the verb before the unit, as in 경고하기
-#: 위해 "to warn" (:func:`ktr.matching.stages.ending_stage`)
+#: 위해 "to warn"; ``@partitive``: "of" before the match of the noun before the unit, as in 탈취범들 중
+#: 15명 "15 of the 19 hijackers" (:func:`ktr.matching.stages.ending_stage`)
 GOVERNING = {
     "preposition": frozenset(
         {"about", "on", "upon", "of", "for", "to", "toward", "towards", "in", "into", "at", "over", "against", "with"}
     ),
     "to_infinitive": frozenset({"to", "for"}),
+    "partitive": frozenset({"of"}),
 }
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES
+from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES, PROGRESSIVE_AUXILIARIES
 from ktr.matching import numbers
 from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
@@ -105,15 +105,16 @@ def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
 def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
     """A construction's inflected marks: tokens that inflect a word of the lexicon with one of
     ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
-    "better"); for ``passive``, be or get before a past participle; for ``preposition`` and
-    ``to_infinitive``, the words of :data:`GOVERNING` (kept by :func:`_governs`). They may share a
+    "better"); for ``passive``, be or get before a past participle; for ``progressive``, be before
+    an -ing form; for ``preposition``, ``to_infinitive`` and ``partitive``, the words of
+    :data:`GOVERNING` (kept by :func:`_governs`). They may share a
     token with the keyword the inflected word matched, since the inflection carries both meanings
     (더 크다 → bigger)."""
     found = [
         Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
         for i, token in enumerate(v.tokens)
         for ending in targets.endings
-        if ending != "passive" and ending not in GOVERNING
+        if ending not in _AUXILIARY_MARKS and ending not in GOVERNING
         if token in INFLECTED.get(ending, ()) or token.endswith(ending) and any(b != token for b in v.bases(i))
     ]
     for ending, words in GOVERNING.items():
@@ -130,17 +131,31 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
             if token in PASSIVE_AUXILIARIES
             if (end := _participle_after(v, i))
         ]
+    if "progressive" in targets.endings:
+        found += [
+            Candidate(k, "be + -ing", i, end, "construction", (order, 0, i))
+            for i, token in enumerate(v.tokens)
+            if token in PROGRESSIVE_AUXILIARIES
+            if (end := _participle_after(v, i, "ing"))
+        ]
     return found
 
 
-def _participle_after(v: SentenceView, i: int) -> int:
+#: marks found by an auxiliary and the form after it, tied to the match of the keyword before
+_AUXILIARY_MARKS = {"passive": "be + participle", "progressive": "be + -ing"}
+
+
+def _participle_after(v: SentenceView, i: int, ending: str = "") -> int:
     """The end of a past participle that follows token ``i``, next or after an adverb in -ly (an
-    inflected form of a lexicon word that is not an -ing, -s, -er or -est form), else 0."""
+    inflected form of a lexicon word that is not an -ing, -s, -er or -est form), else 0; with
+    ``ending`` "ing", of a present participle (an inflected form in -ing) instead."""
     for j in (i + 1, i + 2):
         if j >= len(v.tokens):
             return 0
         token = v.tokens[j]
-        if v.bases(j) and not token.endswith(("ing", "s", "er", "est")) and token not in v.bases(j):
+        if not v.bases(j) or token in v.bases(j):
+            pass
+        elif token.endswith("ing") if ending else not token.endswith(("ing", "s", "er", "est")):
             return j + 1
         if not token.endswith("ly"):
             return 0
@@ -267,7 +282,7 @@ def match_sentence(
         _place_repeats(chosen, repeats, len(targets), len(tokens))
     for k, lst in endings.items():  # an inflection carries the mark: shared, never contested
         before = chosen.get(k - 1)
-        lst = [c for c in lst if c.equivalent != "be + participle" or _carries(before, c)]
+        lst = [c for c in lst if c.equivalent not in _AUXILIARY_MARKS.values() or _carries(before, c)]
         governing = [c for c in lst if c.equivalent.endswith(_GOVERNED_NAMES)]
         if governing:  # only the nearest word that governs the match before, if any
             lst = [c for c in lst if c not in governing] + _governs(before, governing)
@@ -296,16 +311,17 @@ def _articles_before_their_noun(cands: dict[int, list[Candidate]]) -> None:
             del cands[k]
 
 
-def _carries(before: Candidate | None, passive: Candidate) -> bool:
+def _carries(before: Candidate | None, mark: Candidate) -> bool:
     """A passive carries 받다 only with the noun before it: 비난을 받다 is "were criticized" when
-    비난 matched the participle (criticized), not any passive of the sentence."""
-    return before is not None and passive.start < before.end and before.start < passive.end
+    비난 matched the participle (criticized), not any passive of the sentence; a progressive
+    carries 중 only with the verb before it (기다리는 중이다 "is waiting")."""
+    return before is not None and mark.start < before.end and before.start < mark.end
 
 
 #: by mark, what a governing word governs (its match is named "in + object", "to + verb") and how
 #: many words may stand between it and the match of the keyword before the unit: "interest in that
 #: craze" (one), "ads for new and revolutionary methods" (three); "to properly prepare" (one)
-_GOVERNED = {"preposition": (" + object", 3), "to_infinitive": (" + verb", 1)}
+_GOVERNED = {"preposition": (" + object", 3), "to_infinitive": (" + verb", 1), "partitive": (" + whole", 3)}
 _GAPS = dict(_GOVERNED.values())
 _GOVERNED_NAMES = tuple(_GAPS)
 

@@ -85,6 +85,15 @@ FAMILIES = [
     ("of a number", "학생들 중 두 명이 왔다.", "Two of the students came.", "중 (of a number)", "of + whole"),
     ("of a part", "학생들 중 대부분이 왔다.", "Most of the students came.", "중 (of a part)", "of + whole"),
     ("progressive", "언니가 나를 기다리고 있는 중이다.", "My sister is waiting for me.", "-중이다", "be + -ing"),
+    # 없다 after its noun: a word of its own, or a negation before the noun's match
+    ("there is no", "집에 물이 없다.", "There is no water at home.", "-이 없다", "there is no"),
+    (
+        "not, with its noun",
+        "주된 이유는 충분한 물이 없기 때문이다.",
+        "It is because there isn't enough water.",
+        "-이 없다",
+        "t + noun",
+    ),
     ("more", "더 먹어라.", "Eat more.", "더", "more"),
     # a comparative or superlative inflection carries 더 / 가장 with the word it inflects
     ("comparative", "이 문제가 더 크다.", "This problem is bigger.", "더", "-er"),
@@ -118,6 +127,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
     covered = {
         "-ㄹ 수 있다": {"수", "있다"},
         "-ㄹ 수 없다": {"수", "없다"},
+        "-이 없다": {"없다"},
         "-ㄹ 것이다": {"것"},
         "-ㄹ 것으로": {"것"},
         "-ㄹ 것 같다": {"것", "같다"},
@@ -280,7 +290,7 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more, want, doing, place, of_them = scorer.keywords(
+    can, nominalized, counted, more, want, doing, place, of_them, missing = scorer.keywords(
         [
             "나는 밥을 먹을 수 있다.",
             "책을 읽는 것을 좋아한다.",
@@ -290,8 +300,10 @@ def test_the_konlpy_tag_sets_have_their_rows(name):
             "그는 읽는 데에 어려움이 있었다.",
             "아픈 데가 있으면 말해라.",
             "후보 중 어느 후보도 이기지 못했다.",
+            "집에 물이 없다.",
         ]
     )
+    assert "-이 없다" in [k.lemma for k in missing], missing
     assert "중 (of a number)" in [k.lemma for k in of_them], of_them
     assert "데" not in [k.lemma for k in doing] and "데" in [k.lemma for k in place]
     assert ("더", "construction") in [(k.lemma, k.cls) for k in more]

@@ -523,6 +523,17 @@ def test_of_before_the_match_of_the_noun_before_carries_the_partitive():
         assert 1 not in match([student, among], output, CONSTRUCTIONS, table), output
 
 
+def test_a_negation_before_the_match_of_the_noun_before_carries_missing():
+    # 물이 없다: "there isn't enough water", "n't" governs "water", which 물 matched
+    water = Targets(("water",))
+    missing = Targets(construction=True, idioms=("there is no",), endings=("negated",))
+    got = match([water, missing], "there isn't enough water", CONSTRUCTIONS)
+    assert got == {0: ("water", 4, 5, "exact"), 1: ("t + noun", 2, 3, "construction")}  # isn, t
+    # a negation after the noun, far before it, or of a noun not matched, carries nothing
+    for output in ("the water is not enough", "it is not in the old red water", "there isn't enough food"):
+        assert 1 not in match([water, missing], output, CONSTRUCTIONS), output
+
+
 @pytest.mark.parametrize(
     "output, carried",
     [

@@ -55,6 +55,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@passive": ("@passive",),
     "@progressive": ("@progressive",),
     "@partitive": ("@partitive",),
+    "@negated": ("@negated",),
     "@preposition": ("@preposition",),
     "@to_infinitive": ("@to_infinitive",),
 }
@@ -72,13 +73,16 @@ PROGRESSIVE_AUXILIARIES = frozenset({"be", "is", "are", "re", "m", "was", "were"
 #: verb or noun chooses the preposition (in, on, of, for, to…) that carries 에 대해;
 #: ``@to_infinitive``: "to" or "for" before the match of the verb before the unit, as in 경고하기
 #: 위해 "to warn"; ``@partitive``: "of" before the match of the noun before the unit, as in 탈취범들 중
-#: 15명 "15 of the 19 hijackers" (:func:`ktr.matching.stages.ending_stage`)
+#: 15명 "15 of the 19 hijackers"; ``@negated``: a negation before the match of the noun before the
+#: unit, as in 물이 없다 "there isn't enough water", 필요 없다 "do not need"
+#: (:func:`ktr.matching.stages.ending_stage`)
 GOVERNING = {
     "preposition": frozenset(
         {"about", "on", "upon", "of", "for", "to", "toward", "towards", "in", "into", "at", "over", "against", "with"}
     ),
     "to_infinitive": frozenset({"to", "for"}),
     "partitive": frozenset({"of"}),
+    "negated": frozenset({"not", "t", "never"}),
 }
 
 

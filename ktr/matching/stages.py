@@ -321,7 +321,12 @@ def _carries(before: Candidate | None, mark: Candidate) -> bool:
 #: by mark, what a governing word governs (its match is named "in + object", "to + verb") and how
 #: many words may stand between it and the match of the keyword before the unit: "interest in that
 #: craze" (one), "ads for new and revolutionary methods" (three); "to properly prepare" (one)
-_GOVERNED = {"preposition": (" + object", 3), "to_infinitive": (" + verb", 1), "partitive": (" + whole", 3)}
+_GOVERNED = {
+    "preposition": (" + object", 3),
+    "to_infinitive": (" + verb", 1),
+    "partitive": (" + whole", 3),
+    "negated": (" + noun", 3),
+}
 _GAPS = dict(_GOVERNED.values())
 _GOVERNED_NAMES = tuple(_GAPS)
 

@@ -124,6 +124,23 @@ def test_a_day_of_the_month_may_be_its_weekday(scorer):
         assert not any(k.transferred for k in seg.keywords if k.keyword.tag == "number"), source
 
 
+def test_one_of_something_counted_is_the_article_before_its_noun(kiwi):
+    scorer = Scorer(Config(matching=("exact", "inflection", "number")), analyzer=kiwi)
+
+    def one(source, output):
+        seg = scorer.score([source], [output]).systems[0].sentences[0]
+        return next((k.matched, k.how) for k in seg.keywords if k.keyword.tag == "number")
+
+    # Korean counts after the noun (강아지 한 마리), English puts "a" before it, or one word before
+    assert one("강아지 한 마리가 길을 건넜다.", "A dog crossed the road.") == ("a", "number")
+    assert one("강아지 한 마리가 길을 건넜다.", "A little dog crossed the road.") == ("a", "number")
+    assert one("학생 한 명이 왔다.", "A student came.") == ("a", "number")
+    # the number as written first; an "a" before another word, or a number of more, is no match
+    assert one("강아지 한 마리가 길을 건넜다.", "A road and one dog.") == ("one", "number")
+    assert one("강아지 한 마리가 길을 건넜다.", "It crossed a road.") == (None, None)
+    assert one("강아지 두 마리가 길을 건넜다.", "A dog crossed the road.") == (None, None)
+
+
 def test_minutes_belong_to_their_number(kiwi):
     # a clock time says no "minutes" (7:30, seven-thirty); a duration does, and the word is the
     # counter's, not one the translation adds

@@ -273,6 +273,8 @@ def match_sentence(
             cands[k] = lst
     if construction:  # grammar-aware, as the units are: the paper's exact matching counts any "the"
         _articles_before_their_noun(cands)
+    if number:
+        _one_as_article(cands, targets, v.tokens, number[0])
     repeats = _set_aside_repeats(cands, targets)
     weights: dict[int, int] = {}
     for j, _ in repeats.values():
@@ -309,6 +311,26 @@ def _articles_before_their_noun(cands: dict[int, list[Candidate]]) -> None:
             cands[k] = kept
         else:
             del cands[k]
+
+
+def _one_as_article(
+    cands: dict[int, list[Candidate]], targets: Sequence[Targets], tokens: Sequence[str], order: int
+) -> None:
+    """One of something counted (강아지 한 마리, 학생 한 명) is "a" or "an" right before the match of
+    its noun, or one word before ("a little dog"), where the output does not write the number
+    itself; its noun is the keyword before it, as Korean counts (the keyword after it is as often
+    another noun: 강아지 한 마리가 길을 "a dog … the road")."""
+    for k, t in enumerate(targets):
+        if not t.one or any(c.how == "number" or c.equivalent == "1" for c in cands.get(k, ())):
+            continue
+        nouns = {c.start for c in cands.get(k - 1, ())}
+        found = [
+            Candidate(k, token, i, i + 1, "number", (order, 1, i))
+            for i, token in enumerate(tokens)
+            if token in ("a", "an") and not nouns.isdisjoint((i + 1, i + 2))
+        ]
+        if found:
+            cands.setdefault(k, []).extend(found)
 
 
 def _carries(before: Candidate | None, mark: Candidate) -> bool:

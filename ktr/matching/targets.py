@@ -38,6 +38,7 @@ class Targets:
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
+    one: bool = False  # one of something counted (한 마리, 한 명): also the article before its noun ("a dog")
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).
@@ -114,7 +115,8 @@ class KeywordTargets:
         number_keys = numbers.korean_keys(keyword) if self.numbers else ()
         if found is not None and found.via == "number":
             counted = next((v for c, v in numbers.COUNTED.items() if keyword.lemma.endswith(c)), ())
-            return Targets(found.equivalents, numbers=number_keys, counted=counted)
+            one = found.equivalents == ("1",) and bool(keyword.base) and keyword.base != keyword.lemma
+            return Targets(found.equivalents, numbers=number_keys, counted=counted, one=one)
         if found is None:
             word = keyword.lemma if sound or spelled else ""
             return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name)

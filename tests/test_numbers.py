@@ -141,6 +141,26 @@ def test_one_of_something_counted_is_the_article_before_its_noun(kiwi):
     assert one("강아지 두 마리가 길을 건넜다.", "A dog crossed the road.") == (None, None)
 
 
+@pytest.mark.parametrize("analyzer_name", ["kiwi", "mecab"])
+def test_a_date_takes_the_word_that_places_it_before_or_after_today(analyzer_name):
+    from conftest import analyzer
+
+    scorer = Scorer(Config(analyzer=analyzer_name, matching=("exact", "number")), analyzer=analyzer(analyzer_name))
+
+    def numbers(source, output):
+        seg = scorer.score([source], [output]).systems[0].sentences[0]
+        return [
+            (k.keyword.lemma, k.matched) for k in seg.keywords if k.keyword.tag == "number" or k.keyword.cls == "verb"
+        ]
+
+    # 지난 25일 "on Friday", 지난 3월 "in March", 오는 25일 "on the 25th": the date, as English says it
+    assert numbers("정부는 지난 25일 발표했다.", "It was announced on Friday.")[0] == ("지난 25일", "friday")
+    assert numbers("회사는 지난 3월 시작했다.", "It started in March.")[0] == ("지난 3월", "march")
+    assert numbers("회의는 오는 25일 열린다.", "The meeting opens on the 25th.")[0] == ("오는 25일", "25")
+    # not a date: 지난 20년간 "the past 20 years" keeps its own word
+    assert ("지나다", "past") in numbers("그는 지난 20년간 일했다.", "He worked for the past 20 years.")
+
+
 def test_minutes_belong_to_their_number(kiwi):
     # a clock time says no "minutes" (7:30, seven-thirty); a duration does, and the word is the
     # counter's, not one the translation adds

@@ -197,9 +197,31 @@ def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keywor
             out.append(run[0])
         else:
             cls = "digits" if any(k.cls == "digits" for k in run) else "numeral"
-            out.append(Keyword(lemma + extra, "number", cls, run[0].start, end, base=lemma))
+            start, written = run[0].start, lemma + extra
+            if extra in DATE_UNITS and out and (before := _relative(morphemes, out[-1], start)):
+                written, start = f"{before} {written}", out.pop().start  # 지난 25일: a date, as English says it
+            out.append(Keyword(written, "number", cls, start, end, base=lemma))
         i = j + sum(1 for k in keywords[j:] if k.start < end)
     return out
+
+
+#: the units of a date, and the words before one that place it relative to the day of writing:
+#: 지난 25일 is the 25th just past ("on Friday", "on June 25": English says it with the date and
+#: its tense), 오는 3월 the March to come
+DATE_UNITS = frozenset({"일", "월", "년"})
+_RELATIVE = {"지나다": "지난", "오다": "오는"}
+
+
+def _relative(morphemes: Sequence[Morpheme], keyword: Keyword, start: int) -> str:
+    """지난 or 오는 when ``keyword`` is that word (a verb with its adnominal ending) right before the
+    date at ``start``, else ""."""
+    if keyword.lemma not in _RELATIVE:
+        return ""
+    stem = next((x for x, m in enumerate(morphemes) if m.start == keyword.start), None)
+    if stem is None or stem + 1 >= len(morphemes):
+        return ""
+    ending = morphemes[stem + 1]
+    return _RELATIVE[keyword.lemma] if ending.tag.upper().startswith("ET") and start - ending.end <= 1 else ""
 
 
 def _surface(run: Sequence[Keyword]) -> str:

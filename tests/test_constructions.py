@@ -117,6 +117,8 @@ FAMILIES = [
     ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
     # the passive carries 받다 with the noun its participle translates (비난 → criticized)
     ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
+    ("passive of 당하다", "그는 매일 폭행을 당했다.", "He was assaulted every day.", "-을 당하다", "be + participle"),
+    ("suffer", "그는 큰 피해를 당했다.", "He suffered great damage.", "-을 당하다", "suffer"),
 ]
 
 
@@ -151,6 +153,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "더": set(),
         "가장": set(),
         "-을 받다": {"받다"},
+        "-을 당하다": {"당하다"},
         "-고 싶다": {"싶다"},
     }[unit]
     assert not covered & {lemma for lemma, *_ in found}  # the words it covers are no keywords of their own

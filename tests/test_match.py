@@ -278,6 +278,8 @@ def test_a_phrasal_verb_matches_with_its_object_between_verb_and_particle():
     # the verb alone is no match, nor a prepositional verb split from its preposition
     assert match([put_in], "he put it there", both, table) == {}
     assert match([Targets(("look for",))], "look at him for", both, inflections("look")) == {}
+    # the paper's exact matching keeps a phrase contiguous
+    assert match([put_in], "he put his hand in his pocket", ("exact",), table) == {}
 
 
 # transliteration: names and loanwords by sound -------------------------------------------------

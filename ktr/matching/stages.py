@@ -28,7 +28,8 @@ from ktr.matching.view import SentenceView
 
 #: adverbial particles of phrasal verbs, which English may put after the verb's object ("turn
 #: the light off", "put his hand in"); an equivalent "turn off" then matches with at most
-#: ``PARTICLE_GAP`` words between (prepositional verbs, "look for", never split)
+#: ``PARTICLE_GAP`` words between (prepositional verbs, "look for", never split), with the
+#: inflection stage on
 PARTICLES = frozenset({"up", "out", "off", "down", "in", "on", "back", "over", "away", "around", "aside", "together"})
 PARTICLE_GAP = 3
 
@@ -67,8 +68,9 @@ def _phrases(
                 end = start + size
                 if end > n:
                     continue
-                if size == 2 and size_words[1] in PARTICLES and tokens[start + 1] != size_words[1]:
-                    # a phrasal verb with its object between (put his hand in): the verb carries it
+                if inflected and size == 2 and size_words[1] in PARTICLES and tokens[start + 1] != size_words[1]:
+                    # a phrasal verb with its object between (put his hand in): the verb carries it,
+                    # where matching reads English grammar (the inflection stage; not the paper's)
                     stage = exact if tokens[start] == first else inflected
                     if stage and size_words[1] in tokens[start + 2 : end + PARTICLE_GAP]:
                         out.append(Candidate(k, equivalent, start, start + 1, stage[1], (stage[0], e_rank, start)))

@@ -115,6 +115,7 @@ FAMILIES = [
     # a preposition the English chooses carries 에 대해 before the noun's match; "to" 위해 before the verb's
     ("about, governed", "쥐에 대한 실험이 있었다.", "There was research on rats.", "-에 대해", "on + object"),
     ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
+    ("located in", "그는 서울에 있는 집을 샀다.", "He bought a house in Seoul.", "-에 있는", "in + object"),
     # the passive carries 받다 with the noun its participle translates (비난 → criticized)
     ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
     ("passive of 당하다", "그는 매일 폭행을 당했다.", "He was assaulted every day.", "-을 당하다", "be + participle"),
@@ -138,6 +139,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "그들": {"그"},
         "-에 대해": {"대하다"},
         "-에 관해": {"관하다"},
+        "-에 있는": {"있다"},
         "-기 위해": {"위하다"},
         "-을 위해": {"위하다"},
         "-기 때문에": {"때문"},
@@ -293,7 +295,7 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more, want, doing, place, of_them, missing = scorer.keywords(
+    can, nominalized, counted, more, want, doing, place, of_them, missing, located = scorer.keywords(
         [
             "나는 밥을 먹을 수 있다.",
             "책을 읽는 것을 좋아한다.",
@@ -304,8 +306,10 @@ def test_the_konlpy_tag_sets_have_their_rows(name):
             "아픈 데가 있으면 말해라.",
             "후보 중 어느 후보도 이기지 못했다.",
             "집에 물이 없다.",
+            "서울에 있는 집을 샀다.",
         ]
     )
+    assert "-에 있는" in [k.lemma for k in located], located
     assert "-이 없다" in [k.lemma for k in missing], missing
     assert "중 (of a number)" in [k.lemma for k in of_them], of_them
     assert "데" not in [k.lemma for k in doing] and "데" in [k.lemma for k in place]

@@ -116,6 +116,7 @@ FAMILIES = [
     ("about, governed", "쥐에 대한 실험이 있었다.", "There was research on rats.", "-에 대해", "on + object"),
     ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
     ("located in", "그는 서울에 있는 집을 샀다.", "He bought a house in Seoul.", "-에 있는", "in + object"),
+    ("until", "엄마가 오실 때까지 기다려야 한다.", "We must wait until mother comes.", "-ㄹ 때까지", "until"),
     # the passive carries 받다 with the noun its participle translates (비난 → criticized)
     ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
     ("passive of 당하다", "그는 매일 폭행을 당했다.", "He was assaulted every day.", "-을 당하다", "be + participle"),
@@ -140,6 +141,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "-에 대해": {"대하다"},
         "-에 관해": {"관하다"},
         "-에 있는": {"있다"},
+        "-ㄹ 때까지": {"때"},
         "-기 위해": {"위하다"},
         "-을 위해": {"위하다"},
         "-기 때문에": {"때문"},

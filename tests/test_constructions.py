@@ -204,6 +204,7 @@ def test_the_nominalizer_is_grammar_not_a_keyword(scorer, without):
     [
         ("그가 떠났다는 것을 알았다.", "것", {"그", "떠나다", "알다"}),  # a quoting nominalizer
         ("그는 서울을 방문한 바 있다.", "바", {"그", "서울", "방문하다", "있다"}),  # the experience is 있다's
+        ("그는 서울에 가 본 적이 있다.", "적", {"그", "서울", "가다", "있다"}),  # the same with 적
         (
             "정부는 세금을 낮출 것을 약속했다.",
             "것",

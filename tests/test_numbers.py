@@ -5,9 +5,10 @@ from decimal import Decimal
 import pytest
 
 from ktr import Config, Scorer
+from ktr.english.numbers import english_spans
 from ktr.english.tokens import tokenize
 from ktr.korean.keywords import Keyword
-from ktr.matching.numbers import english_spans, korean_keys, korean_value
+from ktr.matching.numbers import korean_keys, korean_value
 
 
 @pytest.mark.parametrize(

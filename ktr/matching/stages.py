@@ -9,7 +9,7 @@ Each stage proposes *candidates*: (keyword, equivalent, token span, how); then
 - ``derivation``: a word WordNet derives from an equivalent, either way (criticism → criticized);
 - ``idiom``: an English phrase of an idiom unit, either way (:mod:`ktr.lexicon.idioms`);
 - ``construction``: an English realization of a construction unit (:mod:`ktr.lexicon.constructions`),
-  or an inflection that carries its mark (:func:`ending_stage`);
+  or a grammatical mark that carries it (:mod:`ktr.matching.marks`);
 - ``number``: a number by value (:func:`number_stage`);
 - ``transliteration``: a name or loanword by sound (:func:`transliteration_stage`).
 """
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES, PROGRESSIVE_AUXILIARIES
-from ktr.matching import numbers
+from ktr.english.numbers import WEEKDAYS
 from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
+from ktr.matching.marks import ending_stage, place_marks
 from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
 
@@ -98,70 +98,8 @@ def number_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
         if not wanted.isdisjoint(s.keys)
     ]
     if any(key.startswith("d:") for key in wanted):  # which weekday the date was, nothing says
-        found += [
-            Candidate(k, t, i, i + 1, "number", (order, 1, i)) for i, t in enumerate(v.tokens) if t in numbers.WEEKDAYS
-        ]
+        found += [Candidate(k, t, i, i + 1, "number", (order, 1, i)) for i, t in enumerate(v.tokens) if t in WEEKDAYS]
     return found
-
-
-def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
-    """A construction's inflected marks: tokens that inflect a word of the lexicon with one of
-    ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
-    "better"); for ``passive``, be or get before a past participle; for ``progressive``, be before
-    an -ing form; for ``preposition``, ``to_infinitive`` and ``partitive``, the words of
-    :data:`GOVERNING` (kept by :func:`_governs`). They may share a
-    token with the keyword the inflected word matched, since the inflection carries both meanings
-    (더 크다 → bigger)."""
-    found = [
-        Candidate(k, "-" + ending, i, i + 1, "construction", (order, 0, i))
-        for i, token in enumerate(v.tokens)
-        for ending in targets.endings
-        if ending not in _AUXILIARY_MARKS and ending not in GOVERNING
-        if token in INFLECTED.get(ending, ()) or token.endswith(ending) and any(b != token for b in v.bases(i))
-    ]
-    for ending, words in GOVERNING.items():
-        if ending in targets.endings:
-            found += [
-                Candidate(k, token + _GOVERNED[ending][0], i, i + 1, "construction", (order, 0, i))
-                for i, token in enumerate(v.tokens)
-                if token in words
-            ]
-    if "passive" in targets.endings:
-        found += [
-            Candidate(k, "be + participle", i, end, "construction", (order, 0, i))
-            for i, token in enumerate(v.tokens)
-            if token in PASSIVE_AUXILIARIES
-            if (end := _participle_after(v, i))
-        ]
-    if "progressive" in targets.endings:
-        found += [
-            Candidate(k, "be + -ing", i, end, "construction", (order, 0, i))
-            for i, token in enumerate(v.tokens)
-            if token in PROGRESSIVE_AUXILIARIES
-            if (end := _participle_after(v, i, "ing"))
-        ]
-    return found
-
-
-#: marks found by an auxiliary and the form after it, tied to the match of the keyword before
-_AUXILIARY_MARKS = {"passive": "be + participle", "progressive": "be + -ing"}
-
-
-def _participle_after(v: SentenceView, i: int, ending: str = "") -> int:
-    """The end of a past participle that follows token ``i``, next or after an adverb in -ly (an
-    inflected form of a lexicon word that is not an -ing, -s, -er or -est form), else 0; with
-    ``ending`` "ing", of a present participle (an inflected form in -ing) instead."""
-    for j in (i + 1, i + 2):
-        if j >= len(v.tokens):
-            return 0
-        token = v.tokens[j]
-        if not v.bases(j) or token in v.bases(j):
-            pass
-        elif token.endswith("ing") if ending else not token.endswith(("ing", "s", "er", "est")):
-            return j + 1
-        if not token.endswith("ly"):
-            return 0
-    return 0
 
 
 def transliteration_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:
@@ -284,17 +222,7 @@ def match_sentence(
     chosen = assign(cands, len(targets), len(tokens), weights)
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
-    for k, lst in endings.items():  # an inflection carries the mark: shared, never contested
-        before = chosen.get(k - 1)
-        lst = [c for c in lst if c.equivalent not in _AUXILIARY_MARKS.values() or _carries(before, c)]
-        governing = [c for c in lst if c.equivalent.endswith(_GOVERNED_NAMES)]
-        if governing:  # only the nearest word that governs the match before, if any
-            lst = [c for c in lst if c not in governing] + _governs(before, governing)
-        if k not in chosen and lst:
-            chosen[k] = min(
-                lst,
-                key=lambda c: (abs((k + 0.5) / len(targets) - (c.start + 0.5) / len(tokens)), c.start, c.equivalent),
-            )
+    place_marks(chosen, endings, len(targets), len(tokens))
     return chosen
 
 
@@ -333,41 +261,6 @@ def _one_as_article(
         ]
         if found:
             cands.setdefault(k, []).extend(found)
-
-
-def _carries(before: Candidate | None, mark: Candidate) -> bool:
-    """A passive carries 받다 only with the noun before it: 비난을 받다 is "were criticized" when
-    비난 matched the participle (criticized), not any passive of the sentence; a progressive
-    carries 중 only with the verb before it (기다리는 중이다 "is waiting")."""
-    return before is not None and mark.start < before.end and before.start < mark.end
-
-
-#: by mark, what a governing word governs (its match is named "in + object", "to + verb") and how
-#: many words may stand between it and the match of the keyword before the unit: "interest in that
-#: craze" (one), "ads for new and revolutionary methods" (three); "to properly prepare" (one)
-_GOVERNED = {
-    "preposition": (" + object", 3),
-    "to_infinitive": (" + verb", 1),
-    "partitive": (" + whole", 3),
-    "negated": (" + noun", 3),
-}
-_GAPS = dict(_GOVERNED.values())
-_GOVERNED_NAMES = tuple(_GAPS)
-
-
-def _governs(before: Candidate | None, words: list[Candidate]) -> list[Candidate]:
-    """Of the words that may govern it (:data:`GOVERNING`), the nearest before the match of the
-    keyword before the unit, within the words allowed between: 유행에 대한 흥미 "interest in that
-    craze" is transferred by "in" because 유행 matched "craze", not by any preposition of the
-    output."""
-    if before is None:
-        return []
-    near = [
-        c
-        for c in words
-        if c.end <= before.start and before.start - c.end <= _GAPS[c.equivalent[c.equivalent.index(" + ") :]]
-    ]
-    return [max(near, key=lambda c: c.end)] if near else []
 
 
 def _set_aside_repeats(

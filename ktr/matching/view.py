@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 
+from ktr.english import numbers
 from ktr.english.tokens import FUNCTION_WORDS
-from ktr.matching import numbers
 from ktr.matching import transliteration as transliterate
 
 #: output tokens never compared by sound: function words and the pieces of contractions

@@ -43,7 +43,7 @@ COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md",
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "scoring": (["ktr/scoring/results.py"], ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
     "matching": (
-        ["ktr/matching/assignment.py", "ktr/matching/stages.py"],
+        ["ktr/matching/assignment.py", "ktr/matching/stages.py", "ktr/matching/marks.py"],
         [
             "tests/test_match.py",
             "tests/test_assignment.py",

@@ -117,6 +117,15 @@ FAMILIES = [
     ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
     ("located in", "그는 서울에 있는 집을 샀다.", "He bought a house in Seoul.", "-에 있는", "in + object"),
     ("until", "엄마가 오실 때까지 기다려야 한다.", "We must wait until mother comes.", "-ㄹ 때까지", "until"),
+    # a person a clause describes: "those who...", or the agent noun of its verb
+    (
+        "those who",
+        "양을 센 사람들은 늦게 잠들었다.",
+        "Those who counted sheep fell asleep later.",
+        "-는 사람",
+        "who + clause",
+    ),
+    ("agent noun", "나는 노래하는 사람을 보았다.", "I saw the singer.", "-는 사람", "agent noun"),
     # the passive carries 받다 with the noun its participle translates (비난 → criticized)
     ("passive", "그 결정은 많은 비난을 받았다.", "The decision was widely criticized.", "-을 받다", "be + participle"),
     ("passive of 당하다", "그는 매일 폭행을 당했다.", "He was assaulted every day.", "-을 당하다", "be + participle"),
@@ -142,6 +151,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "-에 관해": {"관하다"},
         "-에 있는": {"있다"},
         "-ㄹ 때까지": {"때"},
+        "-는 사람": {"사람"},
         "-기 위해": {"위하다"},
         "-을 위해": {"위하다"},
         "-기 때문에": {"때문"},
@@ -298,7 +308,7 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more, want, doing, place, of_them, missing, located = scorer.keywords(
+    can, nominalized, counted, more, want, doing, place, of_them, missing, located, who = scorer.keywords(
         [
             "나는 밥을 먹을 수 있다.",
             "책을 읽는 것을 좋아한다.",
@@ -310,8 +320,10 @@ def test_the_konlpy_tag_sets_have_their_rows(name):
             "후보 중 어느 후보도 이기지 못했다.",
             "집에 물이 없다.",
             "서울에 있는 집을 샀다.",
+            "노래하는 사람을 보았다.",
         ]
     )
+    assert "-는 사람" in [k.lemma for k in who], who
     assert "-에 있는" in [k.lemma for k in located], located
     assert "-이 없다" in [k.lemma for k in missing], missing
     assert "중 (of a number)" in [k.lemma for k in of_them], of_them

@@ -536,6 +536,20 @@ def test_a_negation_before_the_match_of_the_noun_before_carries_missing():
         assert 1 not in match([water, missing], output, CONSTRUCTIONS), output
 
 
+def test_who_before_the_verb_s_match_or_its_agent_noun_carries_the_person():
+    # 양을 센 사람들 "those who counted sheep"; 노래하는 사람 "the singer"
+    count, sing = Targets(("count",)), Targets(("sing",), derivations=("singer",))
+    person = Targets(construction=True, idioms=("person",), endings=("relative", "agent"))
+    table = inflections("count", "singer")
+    got = match([count, person], "those who counted sheep", CONSTRUCTIONS, table)
+    assert got == {0: ("count", 2, 3, "inflection"), 1: ("who + clause", 1, 2, "construction")}
+    got = match([sing, person], "I saw the singers", CONSTRUCTIONS, table)
+    assert got == {0: ("singer", 3, 4, "derivation"), 1: ("agent noun", 3, 4, "construction")}
+    # a "who" after the verb's match, or an agent noun that is not the verb's match, carries nothing
+    for output in ("they counted sheep, who knows", "the counter of sheep was counted"):
+        assert 1 not in match([count, person], output, CONSTRUCTIONS, inflections("count", "counter")), output
+
+
 @pytest.mark.parametrize(
     "output, carried",
     [

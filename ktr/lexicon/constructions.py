@@ -56,6 +56,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@progressive": ("@progressive",),
     "@partitive": ("@partitive",),
     "@negated": ("@negated",),
+    "@relative": ("@relative",),
+    "@agent": ("@agent",),
     "@preposition": ("@preposition",),
     "@to_infinitive": ("@to_infinitive",),
 }
@@ -83,6 +85,7 @@ GOVERNING = {
     "to_infinitive": frozenset({"to", "for"}),
     "partitive": frozenset({"of"}),
     "negated": frozenset({"not", "t", "never"}),
+    "relative": frozenset({"who", "whoever", "whom"}),
 }
 
 

@@ -18,7 +18,8 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
     """A construction's inflected marks: tokens that inflect a word of the lexicon with one of
     ``targets.endings`` ("bigger", "healthier" for er), and the mark's irregular forms ("most",
     "better"); for ``passive``, be or get before a past participle; for ``progressive``, be before
-    an -ing form; for ``preposition``, ``to_infinitive`` and ``partitive``, the words of
+    an -ing form; for ``agent``, an agent noun; for ``preposition``, ``to_infinitive`` and
+    ``partitive``, the words of
     :data:`GOVERNING` (kept by :func:`_governs`). They may share a
     token with the keyword the inflected word matched, since the inflection carries both meanings
     (더 크다 → bigger)."""
@@ -43,6 +44,12 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
             if token in PASSIVE_AUXILIARIES
             if (end := _participle_after(v, i))
         ]
+    if "agent" in targets.endings:  # a verb's agent noun: "believers", "speaker" (-는 사람)
+        found += [
+            Candidate(k, "agent noun", i, i + 1, "construction", (order, 0, i))
+            for i, token in enumerate(v.tokens)
+            if len(token) > 4 and token.endswith(AGENT_SUFFIXES)
+        ]
     if "progressive" in targets.endings:
         found += [
             Candidate(k, "be + -ing", i, end, "construction", (order, 0, i))
@@ -53,8 +60,11 @@ def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[
     return found
 
 
-#: marks found by an auxiliary and the form after it, tied to the match of the keyword before
-_AUXILIARY_MARKS = {"passive": "be + participle", "progressive": "be + -ing"}
+#: marks tied to the match of the keyword before the unit: an auxiliary and the form after it, or
+#: the agent noun the verb before matched ("believers" carries 믿는 사람 whole)
+_AUXILIARY_MARKS = {"passive": "be + participle", "progressive": "be + -ing", "agent": "agent noun"}
+#: endings of English agent nouns
+AGENT_SUFFIXES = ("er", "ers", "or", "ors", "ist", "ists", "ant", "ants")
 
 
 def _participle_after(v: SentenceView, i: int, ending: str = "") -> int:
@@ -105,6 +115,7 @@ _GOVERNED = {
     "to_infinitive": (" + verb", 1),
     "partitive": (" + whole", 3),
     "negated": (" + noun", 3),
+    "relative": (" + clause", 3),
 }
 _GAPS = dict(_GOVERNED.values())
 _GOVERNED_NAMES = tuple(_GAPS)

@@ -117,6 +117,7 @@ FAMILIES = [
     ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
     ("located in", "그는 서울에 있는 집을 샀다.", "He bought a house in Seoul.", "-에 있는", "in + object"),
     ("until", "엄마가 오실 때까지 기다려야 한다.", "We must wait until mother comes.", "-ㄹ 때까지", "until"),
+    ("in, a time", "그는 고등학교 때 다리를 다쳤다.", "He hurt his leg in high school.", "명사 + 때", "in + object"),
     # a person a clause describes: "those who...", or the agent noun of its verb
     (
         "those who",
@@ -151,6 +152,7 @@ def test_each_construction_is_one_unit_matched_by_its_realization(scorer, family
         "-에 관해": {"관하다"},
         "-에 있는": {"있다"},
         "-ㄹ 때까지": {"때"},
+        "명사 + 때": {"때"},
         "-는 사람": {"사람"},
         "-기 위해": {"위하다"},
         "-을 위해": {"위하다"},
@@ -308,7 +310,7 @@ def test_a_construction_file_needs_its_header_and_unique_names(tmp_path):
 @pytest.mark.parametrize("name", ["komoran", "kkma", "hannanum"])
 def test_the_konlpy_tag_sets_have_their_rows(name):
     scorer = Scorer(Config(analyzer=name, matching=STAGES), analyzer=analyzer(name))
-    can, nominalized, counted, more, want, doing, place, of_them, missing, located, who = scorer.keywords(
+    can, nominalized, counted, more, want, doing, place, of_them, missing, located, who, when = scorer.keywords(
         [
             "나는 밥을 먹을 수 있다.",
             "책을 읽는 것을 좋아한다.",
@@ -321,8 +323,10 @@ def test_the_konlpy_tag_sets_have_their_rows(name):
             "집에 물이 없다.",
             "서울에 있는 집을 샀다.",
             "노래하는 사람을 보았다.",
+            "고등학교 때 다쳤다.",
         ]
     )
+    assert "명사 + 때" in [k.lemma for k in when], when
     assert "-는 사람" in [k.lemma for k in who], who
     assert "-에 있는" in [k.lemma for k in located], located
     assert "-이 없다" in [k.lemma for k in missing], missing

@@ -136,6 +136,17 @@ def test_korean_given_names_hyphenated_or_too_short_for_a_sound_key(scorer):
     assert found("유미가 왔다.", "Then yumi came.")[0] is None
 
 
+def test_the_arabic_article_hyphenated_to_a_name_is_part_of_it(scorer):
+    def matched(output):
+        seg = scorer.score(["알 말리키 총리가 말했다."], [output]).systems[0].sentences[0]
+        return [k.matched for k in seg.keywords if k.keyword.cls == "proper_noun"]
+
+    assert matched("Prime Minister Nuri al-Maliki said.") == ["al", "maliki"]
+    assert matched("Al-Maliki said.") == ["al", "maliki"]
+    # "al" on its own, in lower case, is no name
+    assert matched("The al fresco lunch with Maliki.")[0] is None
+
+
 def test_two_word_names(kiwi):
     scorer = Scorer(Config(matching=("transliteration",)), analyzer=kiwi)  # the stage alone
     seg = scorer.score(["라스베이거스에 갔다."], ["He went to Las Vegas."]).systems[0].sentences[0]

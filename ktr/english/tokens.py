@@ -43,8 +43,9 @@ def tokenize(text: str) -> tuple[str, ...]:
 
 
 #: a word written with a capital, with the parts hyphenated to it: Korean given names write their
-#: second syllable in lower case (Nam-su, Ban Ki-moon), and it is as much of the name
-_CAPITALIZED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*(?:-[^\W\d_]+)*")
+#: second syllable in lower case (Nam-su, Ban Ki-moon), and it is as much of the name; so is the
+#: Arabic article hyphenated before one (al-Maliki, el-Baradei)
+_CAPITALIZED = re.compile(r"(?:\b(?:al|el|ad|ar|as|ash|at|az)-)?\b[^\W\d_a-z][^\W\d_]*(?:-[^\W\d_]+)*")
 
 #: closed-class English words (articles, pronouns, prepositions, conjunctions, auxiliaries and
 #: modals, degree and deictic adverbs, quantifiers): never a transliterated name, never a content

@@ -36,6 +36,8 @@ from ktr.matching.transliteration import english_key, korean_key, romanize, simi
         # an r before a consonant is sounded in a word ending in a vowel (Spanish, Italian...)
         ("가르시아", "garcia"),
         ("로베르토", "roberto"),
+        # dz is one sound, and the Slavic ć after it is 치, which the key of 지 takes in
+        ("카라지치", "karadzic"),
     ],
 )
 def test_same_sound(korean, english):

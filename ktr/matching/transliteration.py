@@ -158,6 +158,7 @@ _FINAL_CLASS = {
 
 _ENGLISH_DIGRAPHS = (
     ("sch", "S"),
+    ("dz", "J"),
     ("tch", "J"),
     ("ch", "C"),
     ("sh", "S"),
@@ -273,6 +274,8 @@ def english_key(word: str) -> str:
             symbols.append("l" if final or vowel_end else "")  # silent, or optional: 컴퓨터, 오마르 Omar, 가르시아
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
+        elif c == "c" and not nxt and w[i - 2 : i] in ("zi", "ji"):
+            continue  # -dzic, -jic: the Slavic ć, which Hangul spells 치 after 지 (카라지치 Karadzic)
         elif c == "g" and nxt in ("e", "i", "y"):
             symbols.append("G")
         elif c == "s" and i == len(w) - 1 and i >= 3 and w[i - 1] != "s":

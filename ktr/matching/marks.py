@@ -103,7 +103,8 @@ def place_marks(chosen: dict[int, Candidate], endings: dict[int, list[Candidate]
 def _carries(before: Candidate | None, mark: Candidate) -> bool:
     """A passive carries 받다 only with the noun before it: 비난을 받다 is "were criticized" when
     비난 matched the participle (criticized), not any passive of the sentence; a progressive
-    carries 중 only with the verb before it (기다리는 중이다 "is waiting")."""
+    carries 중 only with the verb before it (기다리는 중이다 "is waiting"), and an agent noun 사람
+    only where it is that verb's match (믿는 사람 "believer")."""
     return before is not None and mark.start < before.end and before.start < mark.end
 
 

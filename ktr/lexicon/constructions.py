@@ -39,7 +39,7 @@ ACTIONS = ("unit", "grammar")
 #: marks carried by an inflection of another word (written ``@`` + the ending in :data:`MARKS`),
 #: with their irregular forms: the comparative "bigger" carries 더 (more) as well as 크다 (big),
 #: "most" 가장 as well as 많다 (many), so a unit realized by one shares the token with the word it
-#: inflects (:func:`ktr.matching.stages.ending_stage`)
+#: inflects (:func:`ktr.matching.marks.ending_stage`)
 INFLECTED = {
     "er": ("more", "less", "better", "worse", "further", "farther", "fewer"),
     "est": ("most", "least", "best", "worst", "furthest", "farthest"),
@@ -61,23 +61,24 @@ MARKS: dict[str, tuple[str, ...]] = {
     "@preposition": ("@preposition",),
     "@to_infinitive": ("@to_infinitive",),
 }
+#: the forms of be (contractions are tokenized apart: 're and 'm are "re" and "m")
+_BE = frozenset({"be", "is", "are", "re", "m", "was", "were", "been"})
 #: ``@passive``: a form of be or get before a past participle ("were criticized", "was widely
-#: praised", "they're approved": contractions are tokenized apart, 're and 'm are "re" and "m"),
-#: which carries 받다 in 비난을 받다 with the noun the participle derives from
-PASSIVE_AUXILIARIES = frozenset(
-    {"be", "is", "are", "re", "m", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting"}
-)
+#: praised", "they're approved"), which carries 받다 in 비난을 받다 with the noun the participle
+#: derives from
+PASSIVE_AUXILIARIES = _BE | {"being", "get", "gets", "got", "gotten", "getting"}
 #: ``@progressive``: a form of be before an -ing form ("is waiting", "I'm doing"), which carries
 #: 중 in -는 중이다 with the verb before it, as the passive carries 받다 with its noun
-PROGRESSIVE_AUXILIARIES = frozenset({"be", "is", "are", "re", "m", "was", "were", "been"})
+PROGRESSIVE_AUXILIARIES = _BE
 #: ``@preposition``: the preposition that governs the match of the keyword before the unit, as in
 #: 유행에 대한 흥미 "interest in that craze" and 쥐에 대한 실험 "research on rats", where the English
 #: verb or noun chooses the preposition (in, on, of, for, to…) that carries 에 대해;
 #: ``@to_infinitive``: "to" or "for" before the match of the verb before the unit, as in 경고하기
 #: 위해 "to warn"; ``@partitive``: "of" before the match of the noun before the unit, as in 탈취범들 중
 #: 15명 "15 of the 19 hijackers"; ``@negated``: a negation before the match of the noun before the
-#: unit, as in 물이 없다 "there isn't enough water", 필요 없다 "do not need"
-#: (:func:`ktr.matching.stages.ending_stage`)
+#: unit, as in 물이 없다 "there isn't enough water", 필요 없다 "do not need"; ``@relative``: "who"
+#: before the match of the verb before the unit, as in 양을 센 사람들 "those who counted sheep"
+#: (:func:`ktr.matching.marks.ending_stage`)
 GOVERNING = {
     "preposition": frozenset(
         {"about", "on", "upon", "of", "for", "to", "toward", "towards", "in", "into", "at", "over", "against", "with"}

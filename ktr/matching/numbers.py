@@ -7,9 +7,10 @@ The ``number`` matching stage compares *values*, so ``삼 층`` transfers to "th
 
 Source side, :func:`group`: a run of adjacent number keywords (digits, numerals, native number
 determiners such as 세) becomes one keyword of tag ``number`` (``2천`` is one number, not two
-words), together with a directly following 월 (month), 째 / 번째 (ordinal) or, after a number of
-1000 or more, 년 (a year: "in 2019" carries 2019년). :func:`korean_keys` gives what a keyword may
-match: ``n:<value>`` for a number, ``m:<1-12>`` for a month.
+words), together with a directly following 월 (month), 째 / 번째 (ordinal), counter or, after a
+number of 1000 or more, 년 (a year: "in 2019" carries 2019년), and a date with the 지난 or 오는
+before it. :func:`korean_keys` gives what a keyword may match: ``n:<value>`` for a number,
+``m:<1-12>`` for a month, ``d:<1-31>`` for a day of the month, ``min:<minutes>`` for minutes.
 
 Output side, :mod:`ktr.english.numbers`: the number expressions of an English text, each a
 token span with its keys.

@@ -84,13 +84,13 @@ FAMILIES = [
     # a partitive: "of" before the match of the noun before 중, and a progressive with the verb before it
     ("of a number", "학생들 중 두 명이 왔다.", "Two of the students came.", "중 (of a number)", "of + whole"),
     ("of a part", "학생들 중 대부분이 왔다.", "Most of the students came.", "중 (of a part)", "of + whole"),
-    ("progressive", "언니가 나를 기다리고 있는 중이다.", "My sister is waiting for me.", "-중이다", "be + -ing"),
+    ("progressive", "그는 지금 책을 읽고 있는 중이다.", "He is reading a book now.", "-중이다", "be + -ing"),
     # 없다 after its noun: a word of its own, or a negation before the noun's match
     ("there is no", "집에 물이 없다.", "There is no water at home.", "-이 없다", "there is no"),
     (
         "not, with its noun",
-        "주된 이유는 충분한 물이 없기 때문이다.",
-        "It is because there isn't enough water.",
+        "그 마을에는 깨끗한 물이 없다.",
+        "That village doesn't have clean water.",
         "-이 없다",
         "t + noun",
     ),
@@ -116,13 +116,25 @@ FAMILIES = [
     ("about, governed", "쥐에 대한 실험이 있었다.", "There was research on rats.", "-에 대해", "on + object"),
     ("in order to, infinitive", "그는 경고하기 위해 달렸다.", "He ran to warn them.", "-기 위해", "to + verb"),
     ("located in", "그는 서울에 있는 집을 샀다.", "He bought a house in Seoul.", "-에 있는", "in + object"),
-    ("until", "엄마가 오실 때까지 기다려야 한다.", "We must wait until mother comes.", "-ㄹ 때까지", "until"),
-    ("in, a time", "그는 고등학교 때 다리를 다쳤다.", "He hurt his leg in high school.", "명사 + 때", "in + object"),
+    (
+        "until",
+        "버스가 도착할 때까지 기다렸다.",
+        "We waited until the bus arrived.",
+        "-ㄹ 때까지",
+        "until",
+    ),
+    (
+        "in, a time",
+        "그녀는 대학교 때 피아노를 배웠다.",
+        "She learned the piano in college.",
+        "명사 + 때",
+        "in + object",
+    ),
     # a person a clause describes: "those who...", or the agent noun of its verb
     (
         "those who",
-        "양을 센 사람들은 늦게 잠들었다.",
-        "Those who counted sheep fell asleep later.",
+        "책을 읽은 사람들은 모두 웃었다.",
+        "Those who read the book all laughed.",
         "-는 사람",
         "who + clause",
     ),
@@ -323,7 +335,7 @@ def test_the_konlpy_tag_sets_have_their_rows(name):
             "집에 물이 없다.",
             "서울에 있는 집을 샀다.",
             "노래하는 사람을 보았다.",
-            "고등학교 때 다쳤다.",
+            "대학교 때 배웠다.",
         ]
     )
     assert "명사 + 때" in [k.lemma for k in when], when

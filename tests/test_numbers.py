@@ -132,14 +132,14 @@ def test_one_of_something_counted_is_the_article_before_its_noun(kiwi):
         seg = scorer.score([source], [output]).systems[0].sentences[0]
         return next((k.matched, k.how) for k in seg.keywords if k.keyword.tag == "number")
 
-    # Korean counts after the noun (강아지 한 마리), English puts "a" before it, or one word before
-    assert one("강아지 한 마리가 길을 건넜다.", "A dog crossed the road.") == ("a", "number")
-    assert one("강아지 한 마리가 길을 건넜다.", "A little dog crossed the road.") == ("a", "number")
+    # Korean counts after the noun (고양이 한 마리), English puts "a" before it, or one word before
+    assert one("고양이 한 마리가 지붕에 올라갔다.", "A cat climbed onto the roof.") == ("a", "number")
+    assert one("고양이 한 마리가 지붕에 올라갔다.", "A black cat climbed onto the roof.") == ("a", "number")
     assert one("학생 한 명이 왔다.", "A student came.") == ("a", "number")
     # the number as written first; an "a" before another word, or a number of more, is no match
-    assert one("강아지 한 마리가 길을 건넜다.", "A road and one dog.") == ("one", "number")
-    assert one("강아지 한 마리가 길을 건넜다.", "It crossed a road.") == (None, None)
-    assert one("강아지 두 마리가 길을 건넜다.", "A dog crossed the road.") == (None, None)
+    assert one("고양이 한 마리가 지붕에 올라갔다.", "A roof and one cat.") == ("one", "number")
+    assert one("고양이 한 마리가 지붕에 올라갔다.", "It climbed onto a roof.") == (None, None)
+    assert one("고양이 두 마리가 지붕에 올라갔다.", "A cat climbed onto the roof.") == (None, None)
 
 
 @pytest.mark.parametrize("analyzer_name", ["kiwi", "mecab"])

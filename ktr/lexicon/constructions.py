@@ -76,8 +76,8 @@ PROGRESSIVE_AUXILIARIES = _BE
 #: ``@to_infinitive``: "to" or "for" before the match of the verb before the unit, as in 경고하기
 #: 위해 "to warn"; ``@partitive``: "of" before the match of the noun before the unit, as in 탈취범들 중
 #: 15명 "15 of the 19 hijackers"; ``@negated``: a negation before the match of the noun before the
-#: unit, as in 물이 없다 "there isn't enough water", 필요 없다 "do not need"; ``@relative``: "who"
-#: before the match of the verb before the unit, as in 양을 센 사람들 "those who counted sheep"
+#: unit, as in 물이 없다 "the town doesn't have clean water", 필요 없다 "do not need"; ``@relative``:
+#: "who" before the match of the verb before the unit, as in 책을 읽은 사람들 "those who read the book"
 #: (:func:`ktr.matching.marks.ending_stage`)
 GOVERNING = {
     "preposition": frozenset(

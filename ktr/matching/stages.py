@@ -27,7 +27,7 @@ from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
 
 #: adverbial particles of phrasal verbs, which English may put after the verb's object ("turn
-#: the light off", "put his hand in"); an equivalent "turn off" then matches with at most
+#: the light off", "put the keys in"); an equivalent "turn off" then matches with at most
 #: ``PARTICLE_GAP`` words between (prepositional verbs, "look for", never split), with the
 #: inflection stage on
 PARTICLES = frozenset({"up", "out", "off", "down", "in", "on", "back", "over", "away", "around", "aside", "together"})
@@ -69,7 +69,7 @@ def _phrases(
                 if end > n:
                     continue
                 if inflected and size == 2 and size_words[1] in PARTICLES and tokens[start + 1] != size_words[1]:
-                    # a phrasal verb with its object between (put his hand in): the verb carries it,
+                    # a phrasal verb with its object between (put the keys in): the verb carries it,
                     # where matching reads English grammar (the inflection stage; not the paper's)
                     stage = exact if tokens[start] == first else inflected
                     if stage and size_words[1] in tokens[start + 2 : end + PARTICLE_GAP]:
@@ -246,10 +246,10 @@ def _articles_before_their_noun(cands: dict[int, list[Candidate]]) -> None:
 def _one_as_article(
     cands: dict[int, list[Candidate]], targets: Sequence[Targets], tokens: Sequence[str], order: int
 ) -> None:
-    """One of something counted (강아지 한 마리, 학생 한 명) is "a" or "an" right before the match of
+    """One of something counted (고양이 한 마리, 학생 한 명) is "a" or "an" right before the match of
     its noun, or one word before ("a little dog"), where the output does not write the number
     itself; its noun is the keyword before it, as Korean counts (the keyword after it is as often
-    another noun: 강아지 한 마리가 길을 "a dog … the road")."""
+    another noun: 고양이 한 마리가 지붕에 "a cat … the roof")."""
     for k, t in enumerate(targets):
         if not t.one or any(c.how == "number" or c.equivalent == "1" for c in cands.get(k, ())):
             continue

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Every output format of ktr on the shared dev sets, written to one folder, so that a change meant
+# to leave scores alone (a refactoring) can be checked byte for byte:
+#
+#     scripts/snapshot.sh before/        # on the commit before the change
+#     scripts/snapshot.sh after/         # on the change
+#     diff -r before/ after/             # nothing but the version in the signatures
+#
+# Needs ../shared/data (the parallel dev sets, not shipped) and ktr with the mecab extra. Each
+# system is the human translation and a mismatched one (each line against the translation half
+# the file away), with the human translation as the reference.
+set -euo pipefail
+out=${1:?usage: scripts/snapshot.sh OUTDIR}
+cd "$(dirname "$0")/.."
+data=${KTR_DATA:-../shared/data}
+[ -d "$data" ] || { echo "snapshot: needs $data (the shared parallel data)" >&2; exit 1; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for set in news-dev jhe-dev; do
+    src=$data/$set.ko ref=$data/$set.en
+    n=$(wc -l < "$ref")
+    # the mismatched system: line i is the translation of line i + n/2 (mod n)
+    awk -v n="$n" '{ a[NR] = $0 } END { h = int(n / 2); for (i = 1; i <= n; i++) print a[(i - 1 + h) % n + 1] }' \
+        "$ref" > "$tmp/$set.mismatched.en"
+    sys=("$ref" "$tmp/$set.mismatched.en")
+    for analyzer in kiwi mecab; do
+        ktr score -s "$src" -t "${sys[@]}" -r "$ref" -a "$analyzer" -f json --sentences > "$out/$set.$analyzer.json"
+    done
+    ktr score -s "$src" -t "${sys[@]}" -r "$ref" > "$out/$set.text"
+    ktr score -s "$src" -t "${sys[@]}" -c configs/paper.yaml -f json --sentences > "$out/$set.paper.json"
+    ktr score -s "$src" -t "${sys[@]}" -r "$ref" -f tsv > "$out/$set.tsv"
+    ktr score -s "$src" -t "${sys[@]}" --explain > "$out/$set.explain"
+    ktr score -s "$src" -t "${sys[@]}" -r "$ref" --paired-bs -f json > "$out/$set.paired.json"
+    ktr meta-eval -s "$src" -r "$ref" --gold "tests/data/judged/$set.tsv" -o "$out/$set.gold"
+    ktr meta-eval -s "$src" -r "$ref" -o "$out/$set.meta-eval"
+done
+# the same through worker processes and a local Dask cluster (their merge of the lines' results)
+ktr score -s "$data/jhe-dev.ko" -t "$data/jhe-dev.en" "$tmp/jhe-dev.mismatched.en" -r "$data/jhe-dev.en" -a mecab --jobs 2 --paired-bs -f json --sentences > "$out/jhe-dev.jobs.json"
+ktr score -s "$data/jhe-dev.ko" -t "$data/jhe-dev.en" "$tmp/jhe-dev.mismatched.en" -r "$data/jhe-dev.en" --engine dask --workers 2 --paired-bs -f json --sentences > "$out/jhe-dev.dask.json"
+ktr run -q configs/demo.yaml -o "$out/demo"
+# the sys names carry the temporary folder's path: write it as the same placeholder everywhere
+grep -rl "$tmp" "$out" | xargs -r sed -i "s#$tmp#TMP#g"
+echo "snapshot: $(find "$out" -type f | wc -l) files in $out"

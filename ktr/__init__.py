@@ -7,20 +7,24 @@ from ktr.errors import KtrError  # noqa: E402
 
 
 def __getattr__(name: str) -> object:
-    # the scorer pulls in the analyzers and sacreBLEU; import it only when used
+    # the metric and the scorer pull in the analyzers and sacreBLEU; import them only when used
     if name == "Scorer":
         from ktr.scoring.scorer import Scorer
 
         return Scorer
+    if name == "KTR":
+        from ktr.scoring.metric import KTR
+
+        return KTR
     if name == "Report":
-        from ktr.scoring.results import Report
+        from ktr.scoring.corpus import Report
 
         return Report
     if name == "score_columns":
-        from ktr.scoring.columns import score_columns
+        from ktr.scoring.dataframes import score_columns
 
         return score_columns
     raise AttributeError(name)
 
 
-__all__ = ["Config", "KtrError", "Scorer", "Report", "score_columns", "__version__"]
+__all__ = ["Config", "KtrError", "KTR", "Scorer", "Report", "score_columns", "__version__"]

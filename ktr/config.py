@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,18 @@ AGGREGATIONS = ("macro", "micro", "weighted")
 HEADLINES = ("ktr", "f")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-MATCH_STAGES = ("exact", "inflection", "synonym", "idiom", "number", "transliteration", "derivation", "construction")
+#: the matching stages a config may name, each with the class that implements it (``module:Class``,
+#: imported when a cascade is built: :mod:`ktr.matching.stage`)
+MATCH_STAGES = {
+    "exact": "ktr.matching.phrases:ExactStage",
+    "inflection": "ktr.matching.phrases:InflectionStage",
+    "synonym": "ktr.matching.phrases:SynonymStage",
+    "idiom": "ktr.matching.phrases:IdiomStage",
+    "number": "ktr.matching.number_stage:NumberStage",
+    "transliteration": "ktr.matching.transliteration_stage:TransliterationStage",
+    "derivation": "ktr.matching.phrases:DerivationStage",
+    "construction": "ktr.matching.marks:ConstructionStage",
+}
 
 #: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
 #: carry grammar rather than content (bound nouns 것/수/때, determiners) less
@@ -186,6 +198,6 @@ def read_yaml(path: str | Path, loader: type = yaml.SafeLoader) -> Any:
         raise ConfigError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', None) or exc}") from None
 
 
-def _choice(key: str, value: Any, valid: tuple[str, ...]) -> None:
+def _choice(key: str, value: Any, valid: Collection[str]) -> None:
     if value not in valid:
         raise ConfigError(f"{key}: {value!r} is not valid; choose one of: {', '.join(valid)}")

@@ -15,7 +15,7 @@ else the machine was doing; on a shared virtual machine a single timing varies b
 * raw analyzer: the backend's own Python API on every line, model already loaded (Kiwi's batch
   API with one worker thread and ktr's options; mecab-ko's ``Tagger.parse``; KoNLPy's ``pos``);
 * ktr end-to-end: ``Scorer.score`` on the same lines as ``ktr score`` calls it (corpus and
-  per-line scores, not each keyword's result: ``details=False``), after the scorer is built and
+  per-line scores, not each keyword's result: ``RunOptions(details=False)``), after the scorer is built and
   has scored 10 lines (normalizing, analysis, keywords, look-up, matching, aggregation), with
   ``--jobs 1`` and ``--jobs 2`` (the workers' start-up included); KoNLPy backends run as ktr
   runs them, in a child process with a time limit;
@@ -59,7 +59,11 @@ from ktr import Config, Scorer, __version__  # noqa: E402
 from ktr.errors import InputWarning, KtrError  # noqa: E402
 from ktr.korean.analyzers import get_analyzer  # noqa: E402
 from ktr.scoring.analysis_cache import CachedAnalyzer  # noqa: E402
+from ktr.scoring.scorer import RunOptions  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
+
+#: a summary's scoring: each line's counts, not each keyword's result (as ktr score keeps them)
+LEAN = RunOptions(details=False)
 
 FAST = ("kiwi", "mecab")
 KONLPY = ("okt", "komoran", "hannanum", "kkma")
@@ -114,7 +118,7 @@ def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1) 
     loads its model on the first call); with ``jobs`` > 1 the workers' start-up is counted."""
     scorer = Scorer(Config(analyzer=name), jobs=jobs)
     scorer.score(source[:10], output[:10])
-    return timed(lambda: scorer.score(source, output, details=False))
+    return timed(lambda: scorer.score(source, output, options=LEAN))
 
 
 def rescoring(name: str, source: list[str], output: list[str]) -> tuple[float, float]:
@@ -129,7 +133,7 @@ def rescoring(name: str, source: list[str], output: list[str]) -> tuple[float, f
         )
         again = CachedAnalyzer(get_analyzer(name), directory=folder)
         scorer = Scorer(Config(analyzer=name), analyzer=again)
-        seconds = timed(lambda: scorer.score(source, output, details=False))
+        seconds = timed(lambda: scorer.score(source, output, options=LEAN))
         prepared = scorer.prepare(source)
         further = timed(lambda: scorer.score_prepared(prepared, "other", other))
     assert again.analysed == 0, "every line should come from the cache"

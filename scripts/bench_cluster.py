@@ -1,7 +1,7 @@
 """The Dask engine beside the local one, for ``python scripts/bench.py --engines``.
 
 On the same lines (news-dev repeated, each copy numbered), in one run, one thing at a time:
-``Scorer.score_files`` as ``ktr score`` calls it (a summary, ``details=False``; the files
+``Scorer.score_files`` as ``ktr score`` calls it (a summary, ``RunOptions(details=False)``; the files
 checked, the workers reading their line ranges) with ``--engine local --jobs 1`` and
 ``--jobs 2``, and with ``--engine dask`` on a LocalCluster of 1 and of 2 worker processes
 started beforehand (as a cluster is up before a run; each run's workers still build their
@@ -25,10 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from ktr.scoring.corpus import Totals
+from ktr.scoring.scorer import RunOptions
+
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import TASK_LINES, index_file, ranges, read_range
-from ktr.scoring.totals import Totals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +47,7 @@ def write(folder: Path, name: str, lines: list[str]) -> str:
 
 def score_seconds(scorer: Scorer, src: str, hyp: str) -> float:
     start = time.perf_counter()
-    scorer.score_files(src, {"hyp": hyp}, details=False)
+    scorer.score_files(src, {"hyp": hyp}, options=RunOptions(details=False))
     return time.perf_counter() - start
 
 
@@ -106,14 +108,14 @@ def task_costs(source: list[str], english: list[str], analyzer: str) -> dict[str
         item = next(ranges(src, {"hyp": hyp}, [], lines))
         scorer = Scorer(Config(analyzer=analyzer))
         stretch = read_range(item)
-        scorer.score_stretch(stretch, details=False)  # the look-ups warmed up, as in a running worker
+        scorer.pipeline.score_stretch(stretch, details=False)  # the look-ups warmed up, as in a running worker
         start = time.perf_counter()
-        packed = scorer.pack(scorer.score_stretch(stretch, details=False))
+        packed = scorer.pipeline.pack(scorer.pipeline.score_stretch(stretch, details=False))
         worker = time.perf_counter() - start
         start = time.perf_counter()
         for _ in range(10):  # unpacked and summed into the system's totals, as the client does
-            totals = Totals(scorer.config.aggregation, scorer.config.no_keywords, scorer.config.f_beta)
-            for sentence in scorer.unpack(packed)[0]["hyp"]:
+            totals = Totals(scorer.metric.how)
+            for sentence in scorer.pipeline.unpack(packed)[0]["hyp"]:
                 totals.add(sentence)
         client = (time.perf_counter() - start) / 10
     with (

@@ -43,7 +43,15 @@ COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md",
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "scoring": (["ktr/scoring/results.py"], ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
     "matching": (
-        ["ktr/matching/assignment.py", "ktr/matching/stages.py", "ktr/matching/marks.py"],
+        [
+            "ktr/matching/assignment.py",
+            "ktr/matching/cascade.py",
+            "ktr/matching/stage.py",
+            "ktr/matching/phrases.py",
+            "ktr/matching/marks.py",
+            "ktr/matching/number_stage.py",
+            "ktr/matching/transliteration_stage.py",
+        ],
         [
             "tests/test_match.py",
             "tests/test_assignment.py",
@@ -55,7 +63,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "reports": (
-        ["ktr/reports/tables.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
+        ["ktr/reports/formats.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
         ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"],
     ),
     "cli": (

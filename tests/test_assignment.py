@@ -8,7 +8,7 @@ import pytest
 from ktr import Config, Scorer
 from ktr.english.tokens import tokenize
 from ktr.matching.assignment import EXACT_LIMIT, Candidate, assign
-from ktr.matching.stages import match_sentence
+from ktr.matching.cascade import match_sentence
 from ktr.matching.targets import Targets
 
 

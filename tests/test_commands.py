@@ -563,7 +563,7 @@ def test_the_engine_options_make_the_engine_and_its_json_field(capsys):
     # (tests/test_dask.py runs one through the command)
     from ktr.cli.common import engine_field, engine_from
     from ktr.cli.main import build_parser
-    from ktr.execution.cluster import DEFAULT_WORKERS
+    from ktr.execution.dask_engine import DEFAULT_WORKERS
 
     def engine(*options):
         return engine_from(build_parser().parse_args(["score", "-s", "a.ko", "-t", "b.en", *options]))

@@ -12,9 +12,10 @@ from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import InputError, KtrError
-from ktr.execution import cluster
+from ktr.execution import dask_engine
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import index_file
+from ktr.scoring.scorer import RunOptions
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
@@ -137,9 +138,9 @@ def test_python_api_on_a_cluster_gives_the_local_report(scheduler):
     sources = [ko for ko, _ in LINES] * 5
     systems = {"a": [en for _, en in LINES] * 5, "b": [en.lower() for _, en in LINES] * 5}
     references = [[en.upper() for _, en in LINES] * 5]
-    local = Scorer(Config()).score(sources, systems, references, statistics=True)
+    local = Scorer(Config()).score(sources, systems, references, options=RunOptions(statistics=True))
     dask = Scorer(Config(), engine=Engine("dask", scheduler=scheduler)).score(
-        sources, systems, references, statistics=True
+        sources, systems, references, options=RunOptions(statistics=True)
     )
     assert json.dumps(dask.to_dict(sentences=True)) == json.dumps(local.to_dict(sentences=True))
     for name in systems:
@@ -198,7 +199,7 @@ def test_engine_options_are_checked(tmp_path):
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(dask_engine, "CONNECT_TIMEOUT", 2)
     scorer = Scorer(Config(), engine=Engine("dask", scheduler="tcp://127.0.0.1:9"))
     with pytest.raises(KtrError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         scorer.score(["사과를 먹었다."], ["I ate an apple."])
@@ -254,8 +255,8 @@ def test_the_dashboard_announced_shows_its_pages(scheduler):
 
     told: list[str] = []
     engine = Engine("dask", scheduler=scheduler, announce=told.append)
-    with cluster.connect(engine) as client:
-        cluster._announce(client, engine)
+    with dask_engine.connect(engine) as client:
+        dask_engine._announce(client, engine)
     assert told and told[0].startswith(f"dask: {scheduler}; dashboard http://")
     with urlopen(told[0].split("dashboard ")[1], timeout=60) as page:
         assert page.status == 200 and b"bokeh" in page.read().lower()

@@ -59,7 +59,7 @@ def wait_for(condition, seconds: float = 120) -> None:
 
 def test_a_worker_killed_mid_run_changes_nothing(tmp_path, scheduler):
     src, hyp, ref = written(tmp_path, COPIES)
-    local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)], details=True)
+    local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
     shards = tmp_path / "shards"
     engine = Engine("dask", scheduler=scheduler.scheduler_address, shards=str(shards))
     found: dict = {}
@@ -185,7 +185,7 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path):
 
 def test_a_lost_scheduler_is_a_clear_error_and_the_run_resumes(tmp_path):
     src, hyp, ref = written(tmp_path, COPIES)
-    local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)], details=True)
+    local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
     shards = tmp_path / "shards"
     found: dict = {}
     lost = distributed.LocalCluster(

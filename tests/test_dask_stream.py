@@ -1,5 +1,5 @@
 """A run that keeps no line's result: the corpus figures are summed as the tasks' results arrive
-(ktr/scoring/totals.py), BLEU and chrF from their sufficient statistics, and the bootstrap
+(ktr/scoring/corpus.py), BLEU and chrF from their sufficient statistics, and the bootstrap
 resamples each line's counts kept as arrays of numbers. Each is checked against a run on one
 machine that keeps every sentence, on a real LocalCluster of 2 worker processes."""
 
@@ -14,9 +14,11 @@ from test_dask import scheduler, without_engine, written  # noqa: F401 (schedule
 
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
-from ktr.scoring.results import SentenceResult, SystemResult
-from ktr.scoring.significance import bootstrap, bootstrap_report, f_statistic, ktr_statistic, precision_statistic
-from ktr.scoring.totals import PerLine, Totals
+from ktr.scoring.corpus import PerLine, SystemResult, Totals
+from ktr.scoring.formula import Aggregation
+from ktr.scoring.scorer import RunOptions
+from ktr.scoring.sentences import SentenceResult
+from ktr.scoring.significance import FIGURES, bootstrap, bootstrap_report, system_statistics
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
@@ -25,7 +27,10 @@ pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
 def scored(config: Config, engine: Engine | None, files, keep: bool, paired: bool = True):
     src, hyp, ref = files
     report = Scorer(config, engine=engine).score_files(
-        str(src), {"a": str(hyp), "b": str(ref)}, [str(hyp)], details=False, statistics=True, keep_sentences=keep
+        str(src),
+        {"a": str(hyp), "b": str(ref)},
+        [str(hyp)],
+        options=RunOptions(details=False, statistics=True, keep_sentences=keep),
     )
     text = json.dumps(report.to_dict())  # before the bootstrap adds its fields to the signature
     report.estimates = bootstrap_report(report, resamples=200, seed=7, paired=paired)
@@ -52,7 +57,7 @@ def test_figures_summed_on_the_way_are_those_of_every_sentence_kept(tmp_path, sc
 def test_a_streamed_run_without_statistics_keeps_no_line(tmp_path, scheduler):  # noqa: F811
     src, hyp, _ = written(tmp_path, copies=5)
     report = Scorer(Config(), engine=Engine("dask", scheduler=scheduler)).score_files(
-        str(src), {"mt": str(hyp)}, details=False, keep_sentences=False
+        str(src), {"mt": str(hyp)}, options=RunOptions(details=False, keep_sentences=False)
     )
     assert report.systems[0].sentences == [] and report.systems[0].per_line is None
     with pytest.raises(ValueError, match="mt: each line's counts were not kept"):
@@ -86,19 +91,14 @@ def test_a_bootstrap_leaves_out_the_lines_the_analyzer_failed_on(aggregation):
         SentenceResult(2, (), 0, 0, content=2, traced=1),
         SentenceResult(3, (), 3, 3, 1.5, 1.5, content=3, traced=3),
     ]
-    kept = SystemResult("mt", lines, aggregation, "one")
+    how = Aggregation(aggregation, "one")
+    kept = SystemResult("mt", lines, how)
     streamed = SystemResult(
-        "mt",
-        [],
-        aggregation,
-        "one",
-        totals=Totals.of(lines, aggregation, "one", 0.5),
-        per_line=PerLine.of(lines, aggregation == "weighted"),
+        "mt", [], how, totals=Totals.of(lines, how), per_line=PerLine.of(lines, aggregation == "weighted")
     )
-    statistics = (ktr_statistic, precision_statistic, f_statistic)
-    once = [stat(kept).scores(np.ones((1, 4)))[0] for stat in statistics]
+    once = [stat.scores(np.ones((1, 4)))[0] for stat in system_statistics(kept).values()]
     assert once == [kept.ktr, kept.precision, kept.f] == [streamed.ktr, streamed.precision, streamed.f]
-    drawn = bootstrap([stat(kept) for stat in statistics], 4, 50, seed=5)
-    again = bootstrap([stat(streamed) for stat in statistics], 4, 50, seed=5)
+    drawn = bootstrap([system_statistics(kept)[f] for f in FIGURES], 4, 50, seed=5)
+    again = bootstrap([system_statistics(streamed)[f] for f in FIGURES], 4, 50, seed=5)
     assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(drawn, again))
     assert all(np.isfinite(a).sum() > 40 for a in drawn)  # most resamples hold a line that scores

@@ -6,7 +6,7 @@ import pytest
 
 from ktr.config import Config
 from ktr.errors import ConfigError
-from ktr.experiments.config import load_experiment
+from ktr.experiments.experiment import load_experiment
 from ktr.resources import sample_dir
 from tests.conftest import ROOT
 

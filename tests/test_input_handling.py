@@ -15,7 +15,7 @@ from ktr import Config, Scorer
 from ktr.errors import InputError, InputWarning
 from ktr.korean.guard import analyze_lines
 from ktr.korean.normalize import normalize_source
-from ktr.reports.tables import as_text
+from ktr.reports.formats import as_text
 from tests.conftest import analyzer, requires_java
 from tests.test_analyzers import params
 from tests.test_cli import assert_clean_error, ktr
@@ -123,7 +123,7 @@ def test_5_mecab_no_longer_stops_at_a_nul(scorer):
 def test_5_a_run_keeps_its_first_warnings_and_counts_the_rest(scorer, monkeypatch):
     # a run keeps KEPT_WARNINGS warnings, so that its memory stays flat however many lines warn;
     # the others are counted in the report, the JSON and one last warning
-    monkeypatch.setattr("ktr.scoring.totals.KEPT_WARNINGS", 2)
+    monkeypatch.setattr("ktr.scoring.scorer.KEPT_WARNINGS", 2)
     sources = [f"방 열쇠\x00 {n}개 여기 있습니다" for n in range(5)]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)

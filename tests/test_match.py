@@ -8,7 +8,7 @@ from ktr import Config, Scorer
 from ktr.english.inflection import build
 from ktr.english.tokens import capitalized_words, tokenize
 from ktr.matching.assignment import EXACT_LIMIT
-from ktr.matching.stages import match_sentence
+from ktr.matching.cascade import match_sentence
 from ktr.matching.targets import Targets
 from ktr.matching.transliteration import korean_key
 
@@ -164,7 +164,7 @@ def test_the_same_match_whatever_the_hash_seed():
     # left to the order of a set, which changes with each process's hash seed (worker
     # processes scored a line differently from the parent before)
     code = (
-        "from ktr.matching.stages import match_sentence\n"
+        "from ktr.matching.cascade import match_sentence\n"
         "from ktr.matching.targets import Targets\n"
         "fan = Targets(('fan', 'pan', 'fans'))\n"
         "chosen = match_sentence([fan, Targets(('end',)), fan], ('the', 'fans', 'ended'), "

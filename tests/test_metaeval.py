@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ktr import Scorer
 from ktr.experiments import metaeval as M
 from ktr.experiments import statistics as stats
-from ktr.reports import metaeval as metaeval_report
+from ktr.reports import metaeval_report
 from ktr.reports.svg import grouped_bars
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from ktr import Config, Scorer
-from ktr.english.numbers import english_spans
+from ktr.english.number_expressions import english_spans
 from ktr.english.tokens import tokenize
 from ktr.korean.keywords import Keyword
 from ktr.matching.numbers import korean_keys, korean_value

@@ -25,7 +25,8 @@ import pytest
 from ktr import Config, Scorer, __version__
 from ktr.config import DEFAULT_CLASSES
 from ktr.reports.explain import as_explain
-from ktr.reports.tables import as_json, as_text, as_tsv
+from ktr.reports.formats import as_json, as_text, as_tsv
+from ktr.scoring.scorer import RunOptions
 
 LEXICON = (
     "# ktr-lexicon/1\n학생\tnoun\tstudent;pupil\n책\tnoun\tbook\n읽다\tverb\tread\n물\tnoun\twater\n"
@@ -416,7 +417,7 @@ def test_stacked_lexicons_are_named_in_order(tmp_path, lexicon, kiwi):
 
 
 def test_counts_without_keyword_details_give_the_same_summary(lexicon, kiwi, report):
-    lean = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, details=False)
+    lean = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, options=RunOptions(details=False))
     assert lean.to_dict() == report.to_dict()
     assert [(s.keyword_count, s.missing, s.added) for s in lean.systems[0].sentences] == [
         (3, 0, ()),
@@ -503,7 +504,7 @@ def test_a_line_the_analyzer_failed_on_in_every_field(kiwi):
 def test_bootstrap_estimates_join_each_system_s_fields(lexicon, kiwi):
     from ktr.scoring.significance import bootstrap_report
 
-    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, statistics=True)
+    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT}, options=RunOptions(statistics=True))
     report.estimates = bootstrap_report(report, 50, 3, paired=False)
     doc = report.to_dict()
     assert doc["signature"]["short"].endswith("|bs:50|seed:3")
@@ -516,7 +517,9 @@ def test_bootstrap_estimates_join_each_system_s_fields(lexicon, kiwi):
 def test_the_bootstrap_table_of_the_text_report(lexicon, kiwi):
     from ktr.scoring.significance import bootstrap_report
 
-    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT, "same": OUTPUT}, statistics=True)
+    report = Scorer(config(lexicon), analyzer=kiwi).score(
+        SOURCE, {"out": OUTPUT, "same": OUTPUT}, options=RunOptions(statistics=True)
+    )
     report.estimates = bootstrap_report(report, 50, 3, paired=True)
     lines = as_text(report).splitlines()
     start = lines.index(
@@ -612,7 +615,9 @@ def test_tsv_lists_every_missed_keyword_and_added_word(lexicon, kiwi):
 def test_the_bootstrap_table_without_paired_tests(lexicon, kiwi):
     from ktr.scoring.significance import bootstrap_report
 
-    report = Scorer(config(lexicon), analyzer=kiwi).score(SOURCE, {"out": OUTPUT, "same": OUTPUT}, statistics=True)
+    report = Scorer(config(lexicon), analyzer=kiwi).score(
+        SOURCE, {"out": OUTPUT, "same": OUTPUT}, options=RunOptions(statistics=True)
+    )
     report.estimates = bootstrap_report(report, 50, 3, paired=False)
     lines = as_text(report).splitlines()
     start = lines.index("95% confidence intervals from 50 bootstrap resamples (seed 3)")

@@ -15,6 +15,7 @@ from ktr.execution.analyzer_pool import AnalyzerPool
 from ktr.execution.jobs import resolve_jobs, split_jobs
 from ktr.sample import SYSTEMS, paths
 from ktr.scoring.analysis_cache import CachedAnalyzer
+from ktr.scoring.scorer import RunOptions
 from ktr.textio import read_lines
 
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
@@ -80,9 +81,11 @@ def test_files_read_stretch_by_stretch_give_the_lists_result(kiwi, tmp_path, mon
         path.write_text("\n".join(systems[name]) + "\n", encoding="utf-8")
     ref = tmp_path / "ref.en"
     ref.write_text("\n".join(references) + "\n", encoding="utf-8")
-    listed = scorer.score(source, systems, [references, systems["fluent"]], source_name=str(src), statistics=True)
+    listed = scorer.score(
+        source, systems, [references, systems["fluent"]], source_name=str(src), options=RunOptions(statistics=True)
+    )
     with pytest.warns(InputWarning) as caught:
-        streamed = scorer.score_files(src, files, [ref, files["fluent"]], statistics=True)
+        streamed = scorer.score_files(src, files, [ref, files["fluent"]], options=RunOptions(statistics=True))
     assert [str(w.message) for w in caught] == listed.warnings and len(listed.warnings) == 20
     assert streamed.to_dict(sentences=True) == listed.to_dict(sentences=True)
     for system in streamed.systems:
@@ -243,7 +246,9 @@ def test_counts_without_keyword_details_give_the_same_summary(monkeypatch, analy
     source, systems, references = corpus(3)
     monkeypatch.setattr(unit, "STRETCH", 16)
     full = Scorer(Config(analyzer=analyzer)).score(source, systems, [references])
-    lean = Scorer(Config(analyzer=analyzer), jobs=jobs).score(source, systems, [references], details=False)
+    lean = Scorer(Config(analyzer=analyzer), jobs=jobs).score(
+        source, systems, [references], options=RunOptions(details=False)
+    )
     assert lean.to_dict() == full.to_dict()
     summary = lean.systems[0].summary()
     detailed = full.systems[0].sentences  # the lean counts are those of the kept keywords

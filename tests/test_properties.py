@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ktr import Config, Scorer
 from ktr.english.tokens import phrase, tokenize
 from ktr.lexicon.constructions import GOVERNING
-from ktr.matching.stages import ARTICLES
+from ktr.matching.marks import ARTICLES
 from ktr.sample import paths
 from ktr.textio import read_lines
 

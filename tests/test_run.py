@@ -9,7 +9,7 @@ import pytest
 
 from ktr import Config, Scorer
 from ktr.errors import InputWarning
-from ktr.experiments.config import load_experiment
+from ktr.experiments.experiment import load_experiment
 from ktr.experiments.runner import run_experiment
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from ktr.experiments.config import load_experiment
+from ktr.experiments.experiment import load_experiment
 from ktr.experiments.runner import run_experiment
 from ktr.reports.files import segments_tsv, summary_text, write_reports
 from ktr.reports.markdown import markdown

@@ -3,20 +3,28 @@ import pytest
 from ktr import Scorer
 from ktr.config import Config
 from ktr.errors import ConfigError
-from ktr.scoring.results import macro, micro
+from ktr.scoring.corpus import Totals
+from ktr.scoring.formula import Aggregation
+from ktr.scoring.sentences import SentenceResult
+
+
+def ktr_of(stats, aggregation="macro", no_keywords="exclude"):
+    """The corpus KTR of lines of (counted, transferred) keywords, by the formula."""
+    lines = [SentenceResult(i, (), c, t, float(c), float(t)) for i, (c, t) in enumerate(stats)]
+    return Totals.of(lines, Aggregation(aggregation, no_keywords)).scores().ktr
 
 
 def test_macro_and_micro_by_hand():
     stats = [(2, 1), (10, 10), (0, 0)]
-    assert macro(stats, "exclude") == pytest.approx((0.5 + 1.0) / 2)
-    assert macro(stats, "zero") == pytest.approx((0.5 + 1.0 + 0.0) / 3)
-    assert macro(stats, "one") == pytest.approx((0.5 + 1.0 + 1.0) / 3)
-    assert micro(stats) == pytest.approx(11 / 12)
+    assert ktr_of(stats, no_keywords="exclude") == pytest.approx((0.5 + 1.0) / 2)
+    assert ktr_of(stats, no_keywords="zero") == pytest.approx((0.5 + 1.0 + 0.0) / 3)
+    assert ktr_of(stats, no_keywords="one") == pytest.approx((0.5 + 1.0 + 1.0) / 3)
+    assert ktr_of(stats, "micro") == pytest.approx(11 / 12)
 
 
 def test_empty_stats_have_no_score():
-    assert macro([(0, 0)], "exclude") is None
-    assert micro([(0, 0)]) is None
+    assert ktr_of([(0, 0)], no_keywords="exclude") is None
+    assert ktr_of([(0, 0)], "micro") is None
 
 
 def test_config_is_strict():

@@ -78,7 +78,7 @@ def engine_from(args: argparse.Namespace) -> Engine:
 
 def engine_field(engine: Engine) -> dict[str, Any]:
     """The ``engine`` field of a distributed run's JSON output."""
-    from ktr.execution.cluster import DEFAULT_WORKERS
+    from ktr.execution.dask_engine import DEFAULT_WORKERS
 
     workers = engine.workers or (None if engine.scheduler else DEFAULT_WORKERS)  # a scheduler's: its own
     return {"name": engine.name, "scheduler": engine.scheduler, "workers": workers}

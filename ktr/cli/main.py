@@ -9,7 +9,7 @@ import warnings
 from typing import TextIO
 
 from ktr import __version__
-from ktr.cli import keywords, lexicon, metaeval, run, score
+from ktr.cli import keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK
 from ktr.errors import InputWarning, KtrError
 
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ktr {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for command in (score, run, keywords, lexicon, metaeval):
+    for command in (score, run, keywords, lexicon, meta_eval):
         command.add_parser(subparsers)
     return parser
 

@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     from ktr.execution.jobs import resolve_jobs
-    from ktr.experiments.config import load_experiment
+    from ktr.experiments.experiment import load_experiment
     from ktr.experiments.runner import run_experiment
     from ktr.reports.files import prepare_output, summary_text, write_reports
 

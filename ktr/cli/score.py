@@ -11,6 +11,7 @@ from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, con
 from ktr.errors import KtrError
 
 if TYPE_CHECKING:
+    from ktr.execution.inputs import Inputs
     from ktr.execution.ranges import CheckedFile as Checked
 
 
@@ -74,40 +75,29 @@ def _system_name(path: str, taken: set[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ktr.reports.tables import as_json, as_text, as_tsv
-    from ktr.scoring.scorer import Scorer
+    from ktr.reports.formats import as_json, as_text, as_tsv
+    from ktr.scoring.scorer import RunOptions, Scorer
+    from ktr.scoring.significance import Resampling
 
     engine = engine_from(args)
     if args.source_column or args.system_column or args.reference_column:
-        source, systems, references = _table(args)
+        inputs = _table(args)
     else:
-        source, systems, references = _files(args, engine.distributed)
+        inputs = _files(args, engine.distributed)
     scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
-    bootstrap = args.confidence or args.paired_bs
-    report = scorer.score_files(
-        source, systems, references, details=details, statistics=bootstrap, keep_sentences=details
-    )
-    if bootstrap:
-        from ktr.scoring.significance import bootstrap_report
-
-        report.estimates = bootstrap_report(report, args.bootstrap_resamples, args.seed, paired=args.paired_bs)
+    bootstrap = None
+    if args.confidence or args.paired_bs:
+        bootstrap = Resampling(args.bootstrap_resamples, args.seed, paired=args.paired_bs)
+    report = scorer.score_inputs(inputs, RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap))
     if args.explain:
         from ktr.reports.explain import as_explain
 
-        sys.stdout.write(as_explain(report, list(source), {n: list(f) for n, f in systems.items()}))
+        systems = {n: list(f) for n, f in inputs.systems.items()}
+        sys.stdout.write(as_explain(report, list(inputs.source), systems))
     elif args.format == "json":
-        if engine.distributed:  # as -f json prints it, and where it ran
-            import json
-
-            text = json.dumps(
-                {**report.to_dict(sentences=args.sentences), "engine": engine_field(engine)},
-                ensure_ascii=False,
-                indent=2,
-            )
-        else:
-            text = as_json(report, sentences=args.sentences)
-        sys.stdout.write(text + "\n")
+        extra = {"engine": engine_field(engine)} if engine.distributed else None  # and where it ran
+        sys.stdout.write(as_json(report, sentences=args.sentences, extra=extra) + "\n")
     elif args.format == "tsv":
         sys.stdout.write(as_tsv(report))
     else:
@@ -115,12 +105,11 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 
-def _files(args: argparse.Namespace, distributed: bool) -> tuple[Checked, dict[str, Checked], list[Checked]]:
-    """The source, systems and references, every file checked (encoding, line counts) before
-    the scorer is built, then read as scored; with a cluster, by its workers (the check notes
-    where their lines begin)."""
-    from ktr.execution.ranges import check_file
-    from ktr.textio import check_counts
+def _files(args: argparse.Namespace, distributed: bool) -> Inputs:
+    """The source, systems and references, every file checked once (encoding, line counts)
+    before the scorer is built, then read as scored; with a cluster, by its workers (the check
+    notes where their lines begin)."""
+    from ktr.execution.inputs import check_inputs
 
     if args.sample:
         from ktr import sample
@@ -140,19 +129,15 @@ def _files(args: argparse.Namespace, distributed: bool) -> tuple[Checked, dict[s
         if [source_path, *hyp_paths, *ref_paths].count("-") > 1:
             raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
-
-    scanned: dict[str, Checked] = {source_path: check_file(source_path, distributed=distributed)}
-    for path in [*hyp_paths, *ref_paths]:
-        scanned.setdefault(path, check_file(path, distributed=distributed, allow_empty=True))
-    check_counts([(path, scanned[path].lines) for path in [source_path, *hyp_paths, *ref_paths]])
     taken: set[str] = set()
-    systems: dict[str, Checked] = {_system_name(path, taken): scanned[path] for path in hyp_paths}
-    return scanned[source_path], systems, [scanned[path] for path in ref_paths]
+    systems = {_system_name(path, taken): path for path in hyp_paths}
+    return check_inputs(source_path, systems, ref_paths, distributed=distributed)
 
 
-def _table(args: argparse.Namespace) -> tuple[Checked, dict[str, Checked], list[Checked]]:
-    """The columns of the table -s (:mod:`ktr.execution.columns`), checked: systems named by their columns."""
-    from ktr.execution.columns import check_table
+def _table(args: argparse.Namespace) -> Inputs:
+    """The columns of the table -s (:mod:`ktr.execution.tables`), checked: systems named by their columns."""
+    from ktr.execution.inputs import Inputs
+    from ktr.execution.tables import check_table
 
     if not (args.src and args.source_column and args.system_column):
         raise KtrError("a table needs -s TABLE, --source-column and --system-column")
@@ -167,7 +152,7 @@ def _table(args: argparse.Namespace) -> tuple[Checked, dict[str, Checked], list[
     if len(set(args.system_column)) < n:
         raise KtrError("--system-column: each system once")
     checked: list[Checked] = list(columns)
-    return checked[0], dict(zip(args.system_column, checked[1 : 1 + n])), checked[1 + n :]
+    return Inputs(checked[0], dict(zip(args.system_column, checked[1 : 1 + n])), checked[1 + n :])
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from itertools import islice
 
+from ktr.execution.options import Execution
 from ktr.execution.unit import Scored, Stretch, Unit, sliced
 
 #: stretches analysed ahead of the one being matched (one process, a concurrent analyzer)
@@ -27,24 +28,24 @@ STEP = 8
 
 
 def run_local(
-    unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
+    unit: Unit, stretches: Iterator[Stretch], run: Execution, each: Callable[[Stretch], None]
 ) -> Iterator[Scored]:
     """Every stretch scored in this process, yielded in order as it is scored (nothing is kept
     here once the caller has it); ``each`` called with every stretch (or part of one) once it is
     scored, before it is yielded."""
     if unit.streams:
-        yield from _streamed(unit, stretches, name, details, each)
+        yield from _streamed(unit, stretches, run, each)
     elif unit.concurrent:
-        yield from _ahead(unit, stretches, name, details, each)
+        yield from _ahead(unit, stretches, run, each)
     else:
         for stretch in stretches:
-            part = unit.score_stretch(stretch, name=name, details=details)
+            part = unit.score_stretch(stretch, name=run.name, details=run.details)
             each(stretch)
             yield part
 
 
 def _ahead(
-    unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
+    unit: Unit, stretches: Iterator[Stretch], run: Execution, each: Callable[[Stretch], None]
 ) -> Iterator[Scored]:
     """``AHEAD`` stretches queued for analysis in a thread, so the analyzer never waits for matching."""
     with ThreadPoolExecutor(1, thread_name_prefix="ktr-analysis") as ahead:
@@ -54,13 +55,13 @@ def _ahead(
             analysed = analysis.result()
             for s in islice(stretches, 1):
                 pending.append((s, ahead.submit(unit.analyse, s.sources)))
-            part = unit.score_stretch(stretch, analysed, name, details)
+            part = unit.score_stretch(stretch, analysed, run.name, run.details)
             each(stretch)
             yield part
 
 
 def _streamed(
-    unit: Unit, stretches: Iterator[Stretch], name: str, details: bool, each: Callable[[Stretch], None]
+    unit: Unit, stretches: Iterator[Stretch], run: Execution, each: Callable[[Stretch], None]
 ) -> Iterator[Scored]:
     """An analyzer that analyses a stream in threads of its own (Kiwi's batch API) is fed the
     lines as it asks for them, and this thread matches every ``STEP`` lines as soon as they are
@@ -78,6 +79,6 @@ def _streamed(
         for first in analyses:
             step = queued.popleft()
             analysed = [first, *islice(analyses, len(step.sources) - 1)]
-            part = unit.score_stretch(step, analysed, name, details)
+            part = unit.score_stretch(step, analysed, run.name, run.details)
             each(step)
             yield part

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ktr.errors import ConfigError
 
-#: the engines a corpus can run on: this machine's cores, or a Dask cluster (:mod:`ktr.execution.cluster`)
+#: the engines a corpus can run on: this machine's cores, or a Dask cluster (:mod:`ktr.execution.dask_engine`)
 ENGINES = ("local", "dask")
 
 
@@ -52,3 +53,22 @@ class Engine:
     @property
     def distributed(self) -> bool:
         return self.name != "local"
+
+
+@dataclass(frozen=True)
+class Execution:
+    """How a corpus's stretches are run, which travels together from the scorer to the engine:
+    ``name`` (the source's, in input warnings), ``details`` (keep each keyword's result, else a
+    line's counts only), the ``engine``, the local worker ``processes``, the ``factory`` that
+    builds a worker's own unit of work (picklable), the ``plan`` a shard manifest records of the
+    run, and ``side``, computed from every stretch where it is scored and handed to ``merge``
+    here, in line order (ktr sums BLEU's and chrF's statistics this way)."""
+
+    name: str = "source"
+    details: bool = True
+    engine: Engine = Engine()
+    processes: int = 1
+    factory: Callable[[], Any] | None = None
+    plan: Any = None
+    side: Callable[[Any], Any] | None = None
+    merge: Callable[[Any], None] | None = None

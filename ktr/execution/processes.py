@@ -16,36 +16,36 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import chain, islice
-from typing import Any
+from typing import Any, cast
 
 from ktr.errors import KtrError
 from ktr.execution.local import run_local
+from ktr.execution.options import Execution
 from ktr.execution.unit import Scored, Stretch, Unit, fewer_gc_pauses
 
 
 def run_processes(
-    unit: Unit,
-    factory: Callable[[], Unit],
-    stretches: Iterator[Stretch],
-    name: str,
-    processes: int,
-    details: bool,
-    each: Callable[[Stretch], None],
+    unit: Unit, stretches: Iterator[Stretch], run: Execution, each: Callable[[Stretch], None]
 ) -> Iterator[Scored]:
-    """Every stretch scored by this process's ``unit`` or by a worker's own (``factory()``), the
-    results yielded in stretch order as soon as they are (only those that came back early are
-    kept meanwhile); ``each`` is called in this process with every stretch handed out."""
+    """Every stretch scored by this process's ``unit`` or by a worker's own (``run.factory()``),
+    ``run.processes`` in all, the results yielded in stretch order as soon as they are (only
+    those that came back early are kept meanwhile); ``each`` is called in this process with every
+    stretch handed out."""
     first = list(islice(stretches, 2))
     if len(first) < 2:  # one stretch: not worth starting a worker
-        yield from run_local(unit, iter(first), name, details, each)
+        yield from run_local(unit, iter(first), run, each)
         return
+    name, details = run.name, run.details
     numbered = enumerate(chain(first, stretches))
-    workers = processes - 1
+    workers = run.processes - 1
     parts: dict[int, Scored] = {}  # scored, not yet yielded
     following = 0
     pending: dict[Future[Any], int] = {}
     pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start, initargs=(factory,)
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start,
+        initargs=(cast(Callable[[], Unit], run.factory),),
     )
     try:
         more = True

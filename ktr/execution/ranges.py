@@ -38,7 +38,7 @@ READ = 256
 class CheckedFile(Protocol):
     """An input checked once before anything is scored, read as it is scored: a
     :class:`ktr.textio.TextFile`, an :class:`IndexedFile` or a table's column
-    (:class:`ktr.execution.columns.Column`)."""
+    (:class:`ktr.execution.tables.Column`)."""
 
     @property
     def name(self) -> str: ...

@@ -29,8 +29,8 @@ from ktr.errors import InputError
 from ktr.experiments.statistics import average, pearson, wilson
 
 if TYPE_CHECKING:
-    from ktr.scoring.results import KeywordResult, SentenceResult
     from ktr.scoring.scorer import Scorer
+    from ktr.scoring.sentences import KeywordResult, SentenceResult
 
 LABELS = ("T", "A", "G", "E")
 #: columns of a gold file: the first five are required, the rest optional, in any order

@@ -29,8 +29,8 @@ from ktr.scoring.reference import sentence_metrics
 
 if TYPE_CHECKING:
     from ktr.lexicon.format import Lookup
-    from ktr.scoring.results import Signature
     from ktr.scoring.scorer import Scorer
+    from ktr.scoring.signature import Signature
 
 METRICS = ("ktr", "f", "bleu", "chrf")
 LABELS = {"ktr": "KTR", "f": "F", "bleu": "BLEU", "chrf": "chrF"}

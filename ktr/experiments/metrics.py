@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ktr.experiments.config import Experiment
+from ktr.experiments.experiment import Experiment
 from ktr.progress import Progress
 from ktr.scoring.reference import meteor_sentences, meteor_signature
 from ktr.scoring.significance import Statistic, mean_statistic, sacrebleu_statistic

@@ -10,13 +10,12 @@ every comparison is paired.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,8 +24,8 @@ from ktr.config import Config
 from ktr.execution.analyzer_pool import AnalyzerPool, SharedAnalyzer
 from ktr.execution.jobs import split_jobs
 from ktr.execution.options import Engine
-from ktr.experiments.cluster import one_cluster, score_variant
-from ktr.experiments.config import Experiment
+from ktr.experiments.dask_variants import one_cluster, score_variant
+from ktr.experiments.experiment import Experiment
 from ktr.experiments.metrics import Scores, Statistics, reference_metrics
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
@@ -36,20 +35,22 @@ from ktr.korean.normalize import normalize_source
 from ktr.lexicon import Lexicon
 from ktr.progress import Progress
 from ktr.scoring.analysis_cache import CachedAnalyzer
+from ktr.scoring.corpus import Estimate, SystemResult
 from ktr.scoring.preflight import check
-from ktr.scoring.results import Signature, SystemResult
 from ktr.scoring.scorer import Scorer
+from ktr.scoring.signature import Signature
 from ktr.scoring.significance import (
-    Estimate,
+    Resampling,
     Statistic,
     bootstrap,
     estimates,
-    f_statistic,
-    ktr_statistic,
     paired_p_value,
-    signature_extra,
+    system_statistics,
 )
 from ktr.textio import check_same_length, read_lines
+
+if TYPE_CHECKING:
+    from ktr.execution.dask_analyzer import ClusterAnalyzer
 
 #: keyword classes in report order (idiom units last)
 CLASS_ORDER = (*CLASSES, "idiom", "construction")
@@ -213,28 +214,53 @@ def run_experiment(
     its ``timeout``); ``analysis_cache`` is the folder of stored analyses (default: ``analyses/``
     in ktr's cache folder); ``jobs`` > 1 analyses on that many cores: in the analyzer's own
     threads if it has them (Kiwi), else in worker processes (:class:`~ktr.execution.analyzer_pool.AnalyzerPool`);
-    with a Dask ``engine``, on the cluster's workers (:class:`~ktr.execution.cluster_analyzer.ClusterAnalyzer`),
-    where each variant's systems are then scored too (:mod:`ktr.experiments.cluster`)."""
-    pools: list[SharedAnalyzer] = []
+    with a Dask ``engine``, on the cluster's workers (:class:`~ktr.execution.dask_analyzer.ClusterAnalyzer`),
+    where each variant's systems are then scored too (:mod:`ktr.experiments.dask_variants`)."""
     with one_cluster(engine) as engine:  # the analysis and every variant on one cluster
+        analysis = Analysis(analyzer_factory, analysis_cache, jobs, engine)
         try:
-            return _run(exp, quiet, analyzer_factory, analysis_cache, jobs, pools, engine)
+            return _run(exp, Progress(quiet), analysis)
         finally:
-            for pool in pools:
+            for pool in analysis.pools:
                 pool.close()
 
 
-def _run(
-    exp: Experiment,
-    quiet: bool,
-    analyzer_factory: Callable[[str], Analyzer] | None,
-    analysis_cache: str | os.PathLike[str] | None,
-    jobs: int,
-    pools: list[SharedAnalyzer],
-    engine: Engine | None,
-) -> Run:
+@dataclass
+class Analysis:
+    """How an experiment analyses its source, which travels together (:func:`run_experiment`'s
+    arguments), and the pools of analyzer processes it started, closed when the run ends."""
+
+    factory: Callable[[str], Analyzer] | None = None
+    cache: str | os.PathLike[str] | None = None
+    jobs: int = 1
+    engine: Engine | None = None
+    pools: list[SharedAnalyzer] = field(default_factory=list)
+
+    @property
+    def distributed(self) -> bool:
+        return self.engine is not None and self.engine.distributed
+
+    def analyzer(self, config: Config) -> Analyzer:
+        """The analyzer of ``config``: by the factory, on the cluster's workers, in a pool of
+        processes or in this one (with the analyzer's own threads)."""
+        if self.factory:
+            return self.factory(config.analyzer)
+        check(config)
+        if self.engine is not None and self.engine.distributed:
+            from ktr.execution.dask_analyzer import ClusterAnalyzer
+
+            pool: ClusterAnalyzer | AnalyzerPool = ClusterAnalyzer(config.analyzer, self.engine, config.timeout)
+        else:
+            processes, threads = split_jobs(self.jobs, config)
+            if processes == 1 or threads > 1:  # one job, or an analyzer with threads of its own: all of them analysing
+                return build_analyzer(config.analyzer, config.timeout, self.jobs)
+            pool = AnalyzerPool(config.analyzer, processes, config.timeout)
+        self.pools.append(pool)
+        return pool
+
+
+def _run(exp: Experiment, progress: Progress, analysis: Analysis) -> Run:
     started = time.perf_counter()
-    progress = Progress(quiet)
     files = {str(exp.data.source): read_lines(exp.data.source)}
     for path in [*exp.data.systems.values(), *exp.data.references]:
         files.setdefault(str(path), read_lines(path, allow_empty=True))
@@ -242,7 +268,7 @@ def _run(
     sources = files[str(exp.data.source)]
     outputs = {name: files[str(path)] for name, path in exp.data.systems.items()}
     references = [files[str(path)] for path in exp.data.references]
-    variants = _variants(exp, sources, outputs, progress, analyzer_factory, analysis_cache, jobs, pools, engine)
+    variants = _variants(exp, sources, outputs, progress, analysis)
     reference_scores, reference_stats, signatures = reference_metrics(exp, outputs, references, progress)
     run = Run(exp, sources, outputs, references, variants, {}, signatures)
     _compare(run, reference_scores, reference_stats, progress)
@@ -251,15 +277,7 @@ def _run(
 
 
 def _variants(
-    exp: Experiment,
-    sources: list[str],
-    outputs: dict[str, list[str]],
-    progress: Progress,
-    analyzer_factory: Callable[[str], Analyzer] | None,
-    analysis_cache: str | os.PathLike[str] | None,
-    jobs: int,
-    pools: list[SharedAnalyzer],
-    engine: Engine | None = None,
+    exp: Experiment, sources: list[str], outputs: dict[str, list[str]], progress: Progress, analysis: Analysis
 ) -> list[VariantRun]:
     """Every variant scored on every system. The analyses and prepared sources are let go on
     return: what follows (reference metrics, the bootstrap, the reports) needs only the results."""
@@ -269,23 +287,8 @@ def _variants(
     for vname, config in exp.variants.items():
         analyzer = analyzers.get((config.analyzer, config.timeout))
         if analyzer is None:
-            if analyzer_factory:
-                inner = analyzer_factory(config.analyzer)
-            elif engine is not None and engine.distributed:
-                from ktr.execution.cluster_analyzer import ClusterAnalyzer
-
-                check(config)
-                inner = ClusterAnalyzer(config.analyzer, engine, config.timeout)
-                pools.append(inner)
-            else:
-                check(config)
-                processes, threads = split_jobs(jobs, config)
-                if processes > 1 and threads == 1:
-                    inner = AnalyzerPool(config.analyzer, processes, config.timeout)
-                    pools.append(inner)
-                else:  # one job, or an analyzer with threads of its own: all of them analysing
-                    inner = build_analyzer(config.analyzer, config.timeout, jobs)
-            analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis_cache)
+            inner = analysis.analyzer(config)
+            analyzer = analyzers[config.analyzer, config.timeout] = CachedAnalyzer(inner, directory=analysis.cache)
             with progress.bar(f"analysing ({config.analyzer})", len(sources)) as bar:
                 analyzer.progress = lambda done, total, bar=bar: bar.set(done, total)
                 analyzer.outcomes(analyzed_texts(sources, config.max_chars), label=str(exp.data.source))
@@ -295,18 +298,14 @@ def _variants(
         with progress.bar(f"scoring {vname}", len(outputs)) as bar:
             scorer = Scorer(config, analyzer=analyzer, lexicon=lexicons.get(config.lexicons))
             lexicons[config.lexicons] = scorer.lexicon
-            if engine is not None and engine.distributed:  # each stretch of every system on the cluster
-                systems = score_variant(scorer, sources, outputs, str(exp.data.source), engine)
+            if analysis.engine is not None and analysis.distributed:  # each stretch of every system on the cluster
+                systems = score_variant(scorer, sources, outputs, str(exp.data.source), analysis.engine)
             else:
                 prepared = scorer.prepare(sources, str(exp.data.source))
                 systems = [scorer.score_prepared(prepared, name, lines) for name, lines in outputs.items()]
             bar.update(len(outputs))
-        signature = scorer.signature
-        if exp.compare.resamples:
-            signature = dataclasses.replace(
-                signature, extra={**signature.extra, **signature_extra(exp.compare.resamples, exp.compare.seed)}
-            )
-        variants.append(VariantRun(vname, config, signature, systems))
+        resampling = Resampling(exp.compare.resamples, exp.compare.seed) if exp.compare.resamples else None
+        variants.append(VariantRun(vname, config, scorer.metric.signature(resampling), systems))
     return variants
 
 
@@ -325,7 +324,7 @@ def _compare(run: Run, ref_scores: Scores, ref_stats: Statistics, progress: Prog
     keys: list[tuple[str, str | None, str]] = []  # (metric, variant: None for the reference metrics, system)
     for v in run.variants:
         for s in v.systems:
-            statistics += [ktr_statistic(s), f_statistic(s)]
+            statistics += system_statistics(s, ("ktr", "f")).values()
             keys += [("ktr", v.name, s.name), ("f", v.name, s.name)]
     for metric, by_system in ref_stats.items():
         for name in names:

@@ -1,17 +1,61 @@
-"""Grammatical marks that carry a construction unit (:mod:`ktr.lexicon.constructions`): an
-inflection ("bigger" carries 더), an auxiliary with the form after it ("was criticized" carries
-받다, "is waiting" 중), or a word that governs the match of the keyword before the unit ("interest
-*in* that craze" carries 에 대해). :func:`ending_stage` proposes them; :func:`place_marks` keeps, after
-the assignment, those tied to the keyword before the unit and gives each unit still unmatched the
-nearest. A mark shares its token with the word it inflects or governs: never contested.
+"""The ``construction`` stage: a construction unit (:mod:`ktr.lexicon.constructions`) found by
+its English realizations, as written or inflected, or by a grammatical mark that carries it.
+
+A mark is an inflection ("bigger" carries 더), an auxiliary with the form after it ("was
+criticized" carries 받다, "is waiting" 중), or a word that governs the match of the keyword before
+the unit ("interest *in* that craze" carries 에 대해). :func:`ending_stage` proposes them;
+:func:`place_marks` keeps, after the assignment, those tied to the keyword before the unit and
+gives each unit still unmatched the nearest. A mark shares its token with the word it inflects
+or governs: never contested. The stage is grammar-aware, as the units are: an article carries a
+determiner only before its noun (:meth:`ConstructionStage.refine`), where the paper's exact
+matching counts any "the".
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES, PROGRESSIVE_AUXILIARIES
 from ktr.matching.assignment import Candidate
+from ktr.matching.phrases import Forms, phrases
+from ktr.matching.stage import Stage
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
+
+#: equivalents that are articles (그 "the", 한 "a"): every English sentence has them
+ARTICLES = frozenset({"the", "a", "an"})
+
+
+class ConstructionStage(Stage):
+    """A construction unit: its realizations (either way, as idioms), or a mark that carries it."""
+
+    name = "construction"
+
+    def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        hits = targets.own_firsts[2] & v.present
+        if not hits or not targets.construction:
+            return []
+        return phrases(self, k, targets.idioms_by_first, hits, v, Forms(True, True, True))
+
+    def refine(self, cands: dict[int, list[Candidate]], targets: Sequence[Targets], v: SentenceView) -> None:
+        """An article carries a determiner only before the word it determines: 그 회사 is "the
+        company" when 회사 may match the word after "the" (or the word after that: "the new
+        company"), not any "the" of the output, which has one in nearly every sentence."""
+        for k in [k for k, lst in cands.items() if any(c.equivalent in ARTICLES for c in lst)]:
+            after = {c.start for c in cands.get(k + 1, ())}
+            kept = [c for c in cands[k] if c.equivalent not in ARTICLES or not after.isdisjoint((c.end, c.end + 1))]
+            if kept:
+                cands[k] = kept
+            else:
+                del cands[k]
+
+    def marks(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        return ending_stage(k, targets, v, self.order) if targets.endings else []
+
+    def place(
+        self, chosen: dict[int, Candidate], marks: dict[int, list[Candidate]], keywords: int, tokens: int
+    ) -> None:
+        place_marks(chosen, marks, keywords, tokens)
 
 
 def ending_stage(k: int, targets: Targets, v: SentenceView, order: int) -> list[Candidate]:

@@ -12,7 +12,7 @@ number of 1000 or more, 년 (a year: "in 2019" carries 2019년), and a date with
 before it. :func:`korean_keys` gives what a keyword may match: ``n:<value>`` for a number,
 ``m:<1-12>`` for a month, ``d:<1-31>`` for a day of the month, ``min:<minutes>`` for minutes.
 
-Output side, :mod:`ktr.english.numbers`: the number expressions of an English text, each a
+Output side, :mod:`ktr.english.number_expressions`: the number expressions of an English text, each a
 token span with its keys.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from ktr.english.numbers import value_key
+from ktr.english.number_expressions import value_key
 from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword
 

@@ -28,7 +28,7 @@ class Targets:
     sound: str = ""  # sound key (:func:`ktr.matching.transliteration.korean_key`)
     #: the keyword a sound key without a lexicon entry is of: two names of one key (테네시 and
     #: 타이탄스 are both TNS) are two words, not one word the source repeats
-    #: (:func:`ktr.matching.stages.match_sentence`)
+    #: (:func:`ktr.matching.cascade.match_sentence`)
     word: str = ""
     #: a name too short for a sound key (유미: one consonant), matched only as the Revised
     #: Romanization spells it, in one word or two hyphenated ("yumi": Yumi, Yu-mi)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 
-from ktr.english import numbers
+from ktr.english import number_expressions
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.matching import transliteration as transliterate
 
@@ -59,9 +59,9 @@ class SentenceView:
         return self.inflections.get(self.tokens[i], ())
 
     @cached_property
-    def number_spans(self) -> list[numbers.Span]:
+    def number_spans(self) -> list[number_expressions.Span]:
         """Number expressions of the output (computed when the number stage first asks)."""
-        return numbers.english_spans(self.tokens) if numbers.may_hold_numbers(self.words) else []
+        return number_expressions.english_spans(self.tokens) if number_expressions.may_hold_numbers(self.words) else []
 
     def _name_spans(self, names: frozenset[str] | None) -> list[tuple[int, int]]:
         """Spans of alphabetic tokens other than function words (only those in ``names`` unless it

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ktr.experiments.judged import KINDS, Agreement
-from ktr.reports.common import check_folder, num, write_texts
+from ktr.reports.run_tables import check_folder, num, write_texts
 
 
 def to_markdown(result: Agreement, title: str = "Agreement with judged keywords", examples: int = 5) -> str:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from ktr.english.tokens import tokenize
 
 if TYPE_CHECKING:
-    from ktr.scoring.results import KeywordResult, Report
+    from ktr.scoring.corpus import Report
+    from ktr.scoring.sentences import KeywordResult
 
 
 def _width(text: str) -> int:

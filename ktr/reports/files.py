@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ktr.errors import InputError
-from ktr.experiments.config import FILES
-from ktr.reports.common import failed_note, layout, method_note, systems_table, variants_table
+from ktr.experiments.experiment import FILES
+from ktr.reports.run_tables import failed_note, layout, method_note, systems_table, variants_table
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run

@@ -17,7 +17,7 @@ from ktr import __version__
 from ktr.english.tokens import token_spans
 from ktr.experiments.runner import class_rates, histogram
 from ktr.reports import svg
-from ktr.reports.common import (
+from ktr.reports.run_tables import (
     Table,
     classes_table,
     failed_note,

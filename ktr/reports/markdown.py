@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ktr.reports.common import (
+from ktr.reports.run_tables import (
     Table,
     classes_table,
     failed_note,

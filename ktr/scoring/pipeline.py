@@ -7,7 +7,7 @@ idioms, inflections). Its steps, line by line:
    per-line guards (:mod:`ktr.korean.guard`);
 2. :meth:`~Pipeline.prepare_analysed`: keywords, their look-ups and targets
    (:mod:`ktr.matching.targets`), and each keyword's result as long as nothing matches it;
-3. :meth:`~Pipeline.match_lines`: every output line matched (:mod:`ktr.matching.stages`).
+3. :meth:`~Pipeline.match_lines`: every output line matched (:mod:`ktr.matching.cascade`).
 
 :meth:`~Pipeline.score_stretch` chains them on one stretch of a corpus: the unit of work that
 every engine (:mod:`ktr.execution`) runs, in this process or in a worker that built its own
@@ -33,12 +33,12 @@ from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
 from ktr.lexicon.idioms import Idiom
 from ktr.matching import numbers
-from ktr.matching.stages import match_sentence
+from ktr.matching.cascade import match_sentence
 from ktr.matching.targets import KeywordTargets, Targets
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
 from ktr.scoring import transport
-from ktr.scoring.results import KeywordResult, LineCounts, SentenceResult, line_counts, sentence_result
+from ktr.scoring.sentences import KeywordResult, LineCounts, SentenceResult, line_counts, sentence_result
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,32 @@ def sentence_metrics(hypotheses: Sequence[str], references: Sequence[str]) -> di
 
 
 def _extractor(name: str) -> Metric:
-    """The metric, with its check for tokenized output made here on all lines: made by
-    sacreBLEU per stretch, it would warn for some stretches and not others."""
-    metric = sacrebleu_metric(name)
-    metric._force = True
-    return metric
+    """The metric, with its check for tokenized output made here on all lines (BLEU's
+    ``force``): made by sacreBLEU per stretch, it would warn for some stretches and not others."""
+    from sacrebleu.metrics.bleu import BLEU
+    from sacrebleu.metrics.chrf import CHRF
+
+    return BLEU(force=True) if name == "bleu" else CHRF()
+
+
+# -- sacreBLEU's sufficient statistics ----------------------------------------------------------
+# sacreBLEU computes a corpus score from per-sentence statistics summed over the corpus, but has
+# no public way to get them or to score them: these two functions are the only calls into its
+# private API (tests/test_reference.py fails if it changes what they rely on).
+
+
+def extract_statistics(
+    metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> list[Statistics]:
+    """Each sentence's statistics for ``metric`` (its n-gram matches, totals and lengths)."""
+    stats: list[Statistics] = metric._extract_corpus_statistics(hypotheses, references)
+    return stats
+
+
+def score_from_statistics(metric: Metric, stats: Sequence[int | float]) -> float:
+    """The score of statistics summed over sentences, as ``metric.corpus_score`` computes it."""
+    score: float = metric._compute_score_from_stats(list(stats)).score
+    return score
 
 
 def sentence_statistics(
@@ -86,8 +107,8 @@ def sentence_statistics(
     metric = _extractor(name)
     out: list[Statistics] = []
     for a in range(0, len(hypotheses), STRETCH):
-        out += metric._extract_corpus_statistics(
-            list(hypotheses[a : a + STRETCH]), [list(r[a : a + STRETCH]) for r in references]
+        out += extract_statistics(
+            metric, list(hypotheses[a : a + STRETCH]), [list(r[a : a + STRETCH]) for r in references]
         )
     if name == "bleu":
         _warn_if_tokenized(sum(h.endswith(" .") for h in hypotheses))
@@ -123,7 +144,7 @@ def stretch_statistics(
 
 
 def _metric_statistics(name: str, hypotheses: list[str], references: list[list[str]], keep: bool) -> MetricStatistics:
-    stats: list[Statistics] = _cached_extractor(name)._extract_corpus_statistics(hypotheses, references)
+    stats = extract_statistics(_cached_extractor(name), hypotheses, references)
     return (_summed(stats) if stats else None, stats if keep else None)
 
 
@@ -181,7 +202,7 @@ class ReferenceScores:
         _warn_if_tokenized(self._tokenized.get(system, 0))
         out: dict[str, tuple[float, str]] = {}
         for name, metric in self._metrics.items():
-            score: float = metric._compute_score_from_stats(self._sums[system, name]).score
+            score = score_from_statistics(metric, self._sums[system, name])
             out[name] = (round(score, 4), str(metric.get_signature()))
         return out
 

@@ -6,9 +6,10 @@ The command line is a thin layer over it::
     report = Scorer().score(sources, {"mt1": hyps1, "mt2": hyps2}, references=[refs])
     print(report.systems[0].ktr, report.signature.short())
 
-A :class:`Scorer` is a :class:`~ktr.scoring.pipeline.Pipeline` (the analyzer and tables) that
-checks its input, cuts it into stretches and hands them to an engine (:mod:`ktr.execution`);
-BLEU and chrF are summed as the stretches go by.
+A :class:`Scorer` drives the :class:`~ktr.scoring.metric.KTR` metric (its pipeline: the analyzer
+and tables) over many systems and files: it checks its input, cuts it into stretches and hands
+them to an engine (:mod:`ktr.execution`); BLEU and chrF are summed as the stretches go by, and
+what a run keeps and adds travels as one :class:`RunOptions`.
 """
 
 from __future__ import annotations
@@ -17,30 +18,90 @@ import dataclasses
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from ktr import __version__
 from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
-from ktr.execution.engines import Engine, iter_stretches
+from ktr.execution.engines import Engine, Execution, iter_stretches
+from ktr.execution.inputs import Inputs, blank, check_inputs
 from ktr.execution.jobs import resolve_jobs, split_jobs
 from ktr.execution.ranges import CheckedFile, IndexedFile, Range, check_file, ranges, task_lines
 from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
 from ktr.korean.analyzers import Analyzer
-from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
-from ktr.matching.tracing import RULES as TRACING
+from ktr.scoring.corpus import PerLine, Report, SystemResult, Totals
+from ktr.scoring.metric import KTR
 from ktr.scoring.pipeline import Pipeline, Prepared
+from ktr.scoring.preflight import check
 from ktr.scoring.reference import ReferenceScores, SystemStatistics, stretch_statistics
-from ktr.scoring.results import Report, SentenceResult, Signature, SystemResult
-from ktr.scoring.totals import PerLine, Totals, Warnings
+from ktr.scoring.sentences import SentenceResult
+from ktr.scoring.signature import Signature
+from ktr.scoring.significance import Resampling, bootstrap_estimates
 from ktr.textio import aligned, check_counts, scan
 
 
-class Scorer(Pipeline):
-    """Keyword transfer rate scorer built from a :class:`~ktr.config.Config`."""
+@dataclass(frozen=True)
+class RunOptions:
+    """What a run keeps and adds, which travels together from the command to the engines.
+
+    ``details``: each line's keywords' results (else only its counts: the same scores and
+    summary in far less memory, without per-sentence keyword output). ``keep_sentences``: each
+    line's result (else only the corpus figures, summed as the lines are scored, so memory does
+    not grow with the corpus; ``report.systems[i].sentences`` is then empty). ``statistics``:
+    each line's counts and sacreBLEU statistics, for a bootstrap later
+    (:func:`~ktr.scoring.significance.bootstrap_report`). ``bootstrap``: intervals (and paired
+    tests) computed as the run ends, recorded in the signature."""
+
+    details: bool = True
+    keep_sentences: bool = True
+    statistics: bool = False
+    bootstrap: Resampling | None = None
+
+    @property
+    def keeps_statistics(self) -> bool:
+        return self.statistics or self.bootstrap is not None
+
+
+#: input warnings a run keeps (about 150 bytes each: 15 MB); the rest are counted, so that the
+#: memory of a run that keeps no sentence stays flat however many of its lines warn
+KEPT_WARNINGS = 100_000
+
+
+class Warnings:
+    """A run's input warnings in line order: the first :data:`KEPT_WARNINGS`, and how many more came."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.not_kept = 0
+        self.limit = KEPT_WARNINGS
+
+    def add(self, messages: Sequence[str]) -> None:
+        room = max(self.limit - len(self.kept), 0)
+        self.kept += messages[:room]
+        self.not_kept += max(len(messages) - room, 0)
+
+    def emit(self, stacklevel: int) -> None:
+        """Each kept warning through :mod:`warnings` (category InputWarning), then one that counts
+        the others."""
+        for message in self.kept:
+            warnings.warn(message, InputWarning, stacklevel=stacklevel + 1)
+        if self.not_kept:
+            warnings.warn(
+                f"{self.not_kept} more input warnings not kept (a run keeps its first {self.limit}; "
+                "a line not scored also says why in its sentence's 'failed')",
+                InputWarning,
+                stacklevel=stacklevel + 1,
+            )
+
+
+class Scorer:
+    """The driver of the :class:`~ktr.scoring.metric.KTR` metric over many systems and files: built
+    from a :class:`~ktr.config.Config`, it checks its input, cuts it into stretches and hands
+    them to an engine."""
 
     def __init__(
         self,
@@ -57,8 +118,6 @@ class Scorer(Pipeline):
         (``Engine("dask", scheduler=...)``: the workers of a Dask cluster). The scorer builds its
         analyzer and lexicon from the config, and so does each further process or worker, so
         ``jobs > 1`` or a cluster cannot be combined with an ``analyzer`` or ``lexicon`` object."""
-        from ktr.scoring.preflight import check
-
         config = config or Config()
         self.jobs = resolve_jobs(jobs)
         self.engine = engine if isinstance(engine, Engine) else Engine(engine or "local")
@@ -69,56 +128,34 @@ class Scorer(Pipeline):
                 "jobs > 1 builds an analyzer and a lexicon in each process from the config; "
                 "pass the config only, or use jobs=1 with an analyzer or lexicon object"
             )
-        check(config, analyzer=analyzer is None)
         self.processes, self.threads = split_jobs(self.jobs, config)
         if analyzer is None and self.engine.distributed:
+            check(config)
             analyzer = _described(config)
-        super().__init__(config, analyzer or build_analyzer(config.analyzer, config.timeout, self.threads), lexicon)
+        self.metric = KTR(config, analyzer=analyzer, lexicon=lexicon, threads=self.threads)
+        #: the analyzer and tables, and the unit of work every engine runs
+        self.pipeline: Pipeline = self.metric.pipeline
 
     @classmethod
     def from_yaml(cls, path: str) -> Scorer:
         return cls(Config.from_yaml(path))
 
     @property
+    def config(self) -> Config:
+        return self.metric.config
+
+    @property
+    def analyzer(self) -> Analyzer:
+        return self.pipeline.analyzer
+
+    @property
+    def lexicon(self) -> Lexicon:
+        return self.pipeline.lexicon
+
+    @property
     def signature(self) -> Signature:
-        c = self.config
-        return Signature(
-            ktr_version=__version__,
-            analyzer=self.analyzer.name,
-            analyzer_version=self.analyzer.version,
-            tagset=self.table.name,
-            lexicons=c.lexicons,
-            lexicon_hash=self.lexicon.digest,
-            classes=c.classes,
-            matching=c.matching,
-            aggregation=c.aggregation,
-            no_keywords=c.no_keywords,
-            missing_in_lexicon=c.missing_in_lexicon,
-            extra=self._signature_extra(),
-        )
-
-    def _signature_extra(self) -> dict[str, str]:
-        extra = {}
-        for stage, key in (("synonym", "syn"), ("derivation", "der")):  # both read WordNet's senses
-            if stage in self.config.matching:
-                from ktr.english.derivation import RULES
-                from ktr.english.wordnet import fingerprint
-
-                extra[key] = (
-                    f"wn{fingerprint()}/senses{self.config.synonym_senses}"
-                    + (f"/eq{self.config.expanded_equivalents}" if self.config.expanded_equivalents else "")
-                    + (f"/drv{RULES}" if stage == "derivation" else "")
-                )
-        if self.constructions is not None:
-            extra["cx"] = f"{'+'.join(self.config.constructions)}@{self.constructions.digest[:10]}"
-        if self.idioms is not None:
-            extra["idioms"] = f"{'+'.join(self.config.idioms)}@{self.idioms.digest[:10]}"
-        if self._sounds:
-            extra["tl"] = f"{self.config.transliteration_threshold:g}"
-        extra["f"] = f"b{self.config.f_beta:g}/tr{TRACING}"
-        if self.config.aggregation == "weighted":
-            extra["w"] = ",".join(f"{c}={w:g}" for c, w in sorted(self.config.class_weights.items()))
-        return extra
+        """The metric's signature (:meth:`ktr.scoring.metric.KTR.signature`)."""
+        return self.metric.signature()
 
     def keywords(self, sources: Sequence[str]) -> list[list[Keyword]]:
         """The keywords of each source sentence (idiom stretches collapsed into one unit)."""
@@ -129,7 +166,7 @@ class Scorer(Pipeline):
         name lines from ``first_line`` on and also go out through :mod:`warnings` (category
         InputWarning)."""
         with fewer_gc_pauses():
-            prepared = self.prepare_analysed(self.analyse(sources), name, first_line)
+            prepared = self.pipeline.prepare_analysed(self.pipeline.analyse(sources), name, first_line)
         for message in prepared.warnings:
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
@@ -151,8 +188,8 @@ class Scorer(Pipeline):
                 f"{name} has {len(hypotheses)}; nothing was scored"
             )
         with fewer_gc_pauses():
-            sentences = self.match_lines(prepared, hypotheses)
-        return SystemResult(name, sentences, self.config.aggregation, self.config.no_keywords, beta=self.config.f_beta)
+            sentences = self.pipeline.match_lines(prepared, hypotheses)
+        return SystemResult(name, sentences, self.metric.how)
 
     def score(
         self,
@@ -161,20 +198,13 @@ class Scorer(Pipeline):
         references: Sequence[Sequence[str]] | None = None,
         *,
         source_name: str = "source",
-        details: bool = True,
-        statistics: bool = False,
-        keep_sentences: bool = True,
+        options: RunOptions | None = None,
     ) -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
         ``references`` (optional) is a list of reference streams, each as long as ``sources``.
         ``source_name`` names the source in warnings and errors (the CLI passes the file name).
-        ``details=False`` keeps each line's counts but not its keywords' results: the same scores
-        and summary in far less memory, without per-sentence keyword output. ``statistics=True``
-        keeps sacreBLEU's statistics of every sentence in the report (for a bootstrap).
-        ``keep_sentences=False`` keeps no line's result, only the corpus figures summed as the
-        lines are scored (the summary is the same; ``report.systems[i].sentences`` is empty), so
-        memory does not grow with the corpus; with ``statistics`` too, each line's counts and
-        sacreBLEU statistics are kept as arrays of numbers for the bootstrap."""
+        ``options``: what the run keeps and adds (:class:`RunOptions`)."""
+        options = options or RunOptions()
         if isinstance(hypotheses, Mapping):
             systems = dict(hypotheses)
         else:
@@ -186,7 +216,7 @@ class Scorer(Pipeline):
         if not sources:
             raise InputError(f"{source_name} is empty: nothing to score")
         if not any(line.strip() for line in sources):
-            raise _blank(source_name, len(sources))
+            raise blank(source_name, len(sources))
         references = list(references or [])
         for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
             if isinstance(lines, str):
@@ -200,10 +230,9 @@ class Scorer(Pipeline):
         )
         size = self._stretch(len(sources))
         stretches = sliced(sources, systems, references, size)
-        plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, details, statistics)
-        return self._score(
-            stretches, list(systems), bool(references), source_name, details, statistics, plan, keep_sentences
-        )
+        plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, options)
+        run = self._execution(source_name, options, plan)
+        return self._score(stretches, list(systems), bool(references), run, options)
 
     def score_files(
         self,
@@ -211,51 +240,35 @@ class Scorer(Pipeline):
         hypotheses: Mapping[str, str | CheckedFile],
         references: Sequence[str | CheckedFile] = (),
         *,
-        details: bool = True,
-        statistics: bool = False,
-        keep_sentences: bool = True,
+        options: RunOptions | None = None,
     ) -> Report:
-        """:meth:`score` on files (paths, or files already checked with :func:`ktr.textio.scan`),
-        read a stretch at a time: memory does not grow with the files' length (only by each
-        line's counts, or with ``details`` its keywords' results; not at all without
-        ``keep_sentences``). ``hypotheses`` maps system
-        names to files. Every file is checked (encoding, line counts) before anything is scored."""
-        if not hypotheses:
-            raise InputError("no hypothesis given")
-        src = self._checked(source)
-        outs = {name: self._checked(f, allow_empty=True) for name, f in hypotheses.items()}
-        refs = [self._checked(f, allow_empty=True) for f in references]
-        check_counts([(f.name, f.lines) for f in (src, *outs.values(), *refs)])
-        if not src.has_text:
-            raise _blank(src.name, src.lines)
+        """:meth:`score` on files (paths, or files already checked), read a stretch at a time:
+        memory does not grow with the files' length (only by each line's counts, or with
+        ``details`` its keywords' results; not at all without ``keep_sentences``).
+        ``hypotheses`` maps system names to files. Every file is checked (encoding, line counts)
+        before anything is scored."""
+        inputs = check_inputs(source, hypotheses, references, distributed=self.engine.distributed)
+        return self.score_inputs(inputs, options)
+
+    def score_inputs(self, inputs: Inputs, options: RunOptions | None = None) -> Report:
+        """:meth:`score_files` on files checked once already (:func:`ktr.execution.inputs.check_inputs`)."""
+        options = options or RunOptions()
+        src, outs, refs = inputs.source, inputs.systems, inputs.references
         size = self._stretch(src.lines)
-        sizes = [getattr(f, "offsets", [None])[-1] for f in (src, *outs.values(), *refs)]  # bytes, where known
-        plan = self._plan(
-            [(f.name, f.lines, n) for f, n in zip((src, *outs.values(), *refs), sizes)],
-            list(outs),
-            len(refs),
-            size,
-            details,
-            statistics,
-        )
-        files = [src, *outs.values(), *refs]
+        files = inputs.files
+        sizes = [getattr(f, "offsets", [None])[-1] for f in files]  # bytes, where known
+        plan = self._plan([(f.name, f.lines, n) for f, n in zip(files, sizes)], list(outs), len(refs), size, options)
+        run = self._execution(src.name, options, plan)
         indexed = [f for f in files if isinstance(f, IndexedFile)] if self.engine.distributed else []
         if len(indexed) == len(files):  # the workers read their lines
             found = ranges(indexed[0], dict(zip(outs, indexed[1:])), indexed[len(outs) + 1 :], size)
-            return self._score(found, list(outs), bool(refs), src.name, details, statistics, plan, keep_sentences)
+            return self._score(found, list(outs), bool(refs), run, options)
 
         def stretches() -> Iterator[Stretch]:
-            for n, (lines, *rest) in enumerate(aligned([src, *outs.values(), *refs], size)):
+            for n, (lines, *rest) in enumerate(aligned(files, size)):
                 yield Stretch(n * size, lines, dict(zip(outs, rest[: len(outs)])), rest[len(outs) :])
 
-        return self._score(stretches(), list(outs), bool(refs), src.name, details, statistics, plan, keep_sentences)
-
-    def _checked(self, f: str | os.PathLike[str] | CheckedFile, allow_empty: bool = False) -> CheckedFile:
-        """A file checked once: read by the workers with a cluster (:mod:`ktr.execution.ranges`),
-        else streamed from here."""
-        if not isinstance(f, (str, os.PathLike)):  # checked already: a TextFile, IndexedFile or table Column
-            return f
-        return check_file(str(f), distributed=self.engine.distributed, allow_empty=allow_empty)
+        return self._score(stretches(), list(outs), bool(refs), run, options)
 
     def _stretch(self, lines: int) -> int:
         """Lines per stretch: a task's on a cluster (larger, as a task costs more to hand out)."""
@@ -267,8 +280,7 @@ class Scorer(Pipeline):
         systems: list[str],
         references: int,
         size: int,
-        details: bool,
-        statistics: bool,
+        options: RunOptions,
     ) -> dict[str, Any]:
         """What a shard manifest records of a run, so that a resumed run is the same run."""
         return {
@@ -278,15 +290,30 @@ class Scorer(Pipeline):
             "systems": systems,
             "references": references,
             "task_lines": size,
-            "details": details,
-            "statistics": statistics,
+            "details": options.details,
+            "statistics": options.keeps_statistics,
             "lines": inputs[0][1],
         }
+
+    def _execution(self, name: str, options: RunOptions, plan: Any) -> Execution:
+        """How this scorer runs stretches: its engine, its processes, each building its own pipeline."""
+        return Execution(
+            name=name,
+            details=options.details,
+            engine=self.engine,
+            processes=self.processes,
+            factory=partial(Pipeline.for_worker, self.config, self.threads),
+            plan=plan,
+        )
 
     def keywords_file(self, source: str | CheckedFile) -> Iterator[tuple[list[Keyword], str | None]]:
         """Each line's keywords and why its analysis failed (or None), in order, read a stretch
         at a time; input warnings go out through :mod:`warnings` as the stretches are done."""
-        src = self._checked(source)
+        src = (
+            source
+            if not isinstance(source, (str, os.PathLike))
+            else check_file(str(source), distributed=self.engine.distributed)
+        )
         if not self.engine.distributed:
             for prepared in self.prepare_file(src):
                 yield from zip(prepared.keywords, prepared.failed)
@@ -300,16 +327,13 @@ class Scorer(Pipeline):
             items = (
                 Stretch(n * size, lines, {"": [""] * len(lines)}) for n, (lines,) in enumerate(aligned([src], size))
             )
-        engine = dataclasses.replace(self.engine, shards=None, resume=False)  # nothing to resume
-        for found, messages in iter_stretches(
-            self,
-            items,
-            src.name,
-            details=True,
-            engine=engine,
+        run = Execution(
+            name=src.name,
+            engine=dataclasses.replace(self.engine, shards=None, resume=False),  # nothing to resume
             factory=partial(Pipeline.for_worker, self.config, 1),
             plan={"lines": src.lines},
-        ):
+        )
+        for found, messages in iter_stretches(self.pipeline, items, run):
             for message in messages:
                 warnings.warn(message, InputWarning, stacklevel=2)
             for sentence in found[""]:
@@ -320,56 +344,58 @@ class Scorer(Pipeline):
         stretches: Iterable[Stretch | Range],
         names: list[str],
         with_references: bool,
-        source_name: str,
-        details: bool,
-        statistics: bool,
-        plan: dict[str, Any] | None = None,
-        keep_sentences: bool = True,
+        run: Execution,
+        options: RunOptions,
     ) -> Report:
         """Every stretch scored; its lines' results kept, or summed into each system's totals as
-        the lines go by; BLEU and chrF summed stretch by stretch."""
-        c = self.config
-        metrics = ReferenceScores(keep=statistics) if with_references else None
+        the lines go by; BLEU and chrF summed stretch by stretch; a bootstrap at the end if asked."""
+        how = self.metric.how
+        metrics = ReferenceScores(keep=options.keeps_statistics) if with_references else None
+        if metrics is not None:
+            run = dataclasses.replace(
+                run, side=partial(_reference_statistics, options.keeps_statistics), merge=metrics.merge
+            )
         kept: dict[str, list[SentenceResult]] = {name: [] for name in names}
-        totals = {name: Totals(c.aggregation, c.no_keywords, c.f_beta) for name in names}
-        lines = {name: PerLine(c.aggregation == "weighted") for name in names}
+        totals = {name: Totals(how) for name in names}
+        lines = {name: PerLine(how.weighted) for name in names}
         messages = Warnings()
-        for found, notes in iter_stretches(
-            self,
-            stretches,
-            source_name,
-            processes=self.processes,
-            factory=partial(Pipeline.for_worker, self.config, self.threads),
-            details=details,
-            engine=self.engine,
-            plan=plan,
-            side=partial(_reference_statistics, statistics) if metrics else None,
-            merge=metrics.merge if metrics else None,
-        ):
+        for found, notes in iter_stretches(self.pipeline, stretches, run):
             for name, sentences in found.items():
-                if keep_sentences:
+                if options.keep_sentences:
                     kept[name] += sentences
                     continue
                 for sentence in sentences:
                     totals[name].add(sentence)
-                    if statistics:
+                    if options.keeps_statistics:
                         lines[name].add(sentence)
             messages.add(notes)
         messages.emit(stacklevel=3)
         results = []
         signatures = None
         for name in names:
-            result = SystemResult(name, kept[name], c.aggregation, c.no_keywords, beta=c.f_beta)
-            if not keep_sentences:
-                result.totals, result.per_line = totals[name], lines[name] if statistics else None
+            result = SystemResult(name, kept[name], how)
+            if not options.keep_sentences:
+                result.totals, result.per_line = totals[name], lines[name] if options.keeps_statistics else None
             if metrics is not None:
                 scores = metrics.scores(name)
                 result.bleu, result.chrf = scores["bleu"][0], scores["chrf"][0]
                 signatures = {k: v[1] for k, v in scores.items()}
             results.append(result)
-        report = Report(self.signature, results, signatures, warnings=messages.kept, references=metrics)
-        report.headline, report.warnings_not_kept = self.config.headline, messages.not_kept
-        return report
+        estimates = None
+        if options.bootstrap is not None:
+            estimates, resampled = bootstrap_estimates(results, metrics, options.bootstrap)
+            if signatures is not None:
+                signatures.update(resampled)
+        return Report(
+            self.metric.signature(options.bootstrap),
+            results,
+            signatures,
+            estimates,
+            warnings=messages.kept,
+            warnings_not_kept=messages.not_kept,
+            references=metrics,
+            headline=self.config.headline,
+        )
 
 
 def _described(config: Config) -> Analyzer:
@@ -387,7 +413,3 @@ def _described(config: Config) -> Analyzer:
 def _reference_statistics(keep: bool, stretch: Stretch) -> dict[str, SystemStatistics]:
     """BLEU's and chrF's statistics of a stretch (where it is scored: on a cluster, the worker)."""
     return stretch_statistics(stretch.systems, stretch.references, keep)
-
-
-def _blank(name: str, lines: int) -> InputError:
-    return InputError(f"{name} has {lines} line(s) but none with text: nothing to score")

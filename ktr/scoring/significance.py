@@ -5,10 +5,9 @@ as weighting sentence *i* by k, so each resample is a row of *counts* and every 
 corpus score is computed from summed per-sentence statistics is rescored from ``counts @ stats``
 without touching the text again:
 
-- KTR: the paper's mean of sentence scores (plain or class-weighted) and the keyword-weighted
-  rate are all a ratio of sums, ``Σ num / Σ den`` with (score, 1) or (transferred, counted) per
-  sentence (see :func:`ktr_statistic`); any other aggregation falls back to re-aggregating
-  resampled sentences;
+- KTR, precision and F: every aggregation is a ratio of sums of the lines' statistics, so a
+  resample's scores are :func:`ktr.scoring.formula.scores` of ``counts @ statistics``, the
+  function that scores the corpus (:func:`system_statistic`);
 - BLEU and chrF: sacreBLEU's sufficient statistics and its own score-from-statistics function;
 - METEOR: the mean of sentence scores.
 
@@ -28,20 +27,24 @@ system and metric is scored on the *same* resamples, which is what makes the tes
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ktr.matching.tracing import f_beta
-from ktr.scoring.results import Report, SystemResult
+from ktr.scoring.corpus import Estimate, Report, SystemResult
+from ktr.scoring.formula import Aggregation, columns, scores
+from ktr.scoring.reference import (
+    SACREBLEU_METRICS,
+    ReferenceScores,
+    Statistics,
+    score_from_statistics,
+    sentence_statistics,
+)
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
-
-    from ktr.scoring.reference import Statistics
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
@@ -79,100 +82,36 @@ class SumStatistic:
 
 
 @dataclass
-class ResampledSystem:
-    """Any aggregation of a system's corpus score (``ktr``, ``f``...): re-aggregates the
-    resampled sentences (slow, always correct)."""
+class FormulaStatistic:
+    """One of a system's figures (``ktr``, ``precision`` or ``f``) under resampling: the
+    formula (:func:`ktr.scoring.formula.scores`) of the resampled sums of its lines' statistics."""
 
-    system: SystemResult
-    attribute: str = "ktr"
+    columns: dict[str, np.ndarray]
+    how: Aggregation
+    figure: str
 
     def scores(self, counts: np.ndarray) -> np.ndarray:
-        out = []
-        for row in counts:
-            picked = [s for s, k in zip(self.system.sentences, row) for _ in range(int(k))]
-            value = getattr(dataclasses.replace(self.system, sentences=picked, totals=None), self.attribute)
-            out.append(np.nan if value is None else value)
-        return np.array(out, dtype=float)
-
-
-def ktr_statistic(system: SystemResult) -> Statistic:
-    """The system's headline KTR under resampling, from its per-sentence (counted, transferred)
-    (for ``weighted``: the class-weighted pair, averaged as macro averages sentence scores); the
-    lines the analyzer failed on count for nothing, as in the corpus score."""
-    if system.aggregation not in ("macro", "micro", "weighted"):
-        return ResampledSystem(system)
-    lines = system.lines()
-    weighted = system.aggregation == "weighted"
-    counted = lines.column("weight" if weighted else "counted")
-    transferred = lines.column("weight_transferred" if weighted else "transferred")
-    if system.aggregation == "micro":
-        return RatioStatistic(transferred, counted)
-    has = counted > 0
-    score = np.divide(transferred, counted, out=np.zeros_like(counted), where=has)
-    if system.no_keywords == "exclude":
-        return RatioStatistic(score, has.astype(float))
-    filler = 1.0 if system.no_keywords == "one" else 0.0
-    ok = lines.ok  # a failed line counts for nothing, not as a line without keywords
-    return RatioStatistic(np.where(has, score, filler) * ok, ok)
-
-
-def precision_statistic(system: SystemResult) -> Statistic:
-    """The system's precision under resampling: pooled words (micro) or the mean of sentences."""
-    lines = system.lines()
-    traced, content = lines.column("traced"), lines.column("content")
-    if system.aggregation == "micro":
-        return RatioStatistic(traced, content)
-    has = content > 0
-    return RatioStatistic(np.divide(traced, content, out=np.zeros_like(content), where=has), has.astype(float))
-
-
-def f_statistic(system: SystemResult) -> Statistic:
-    """The system's F under resampling: the mean of sentence F (micro: F of the pooled figures)."""
-    lines = system.lines()
-    traced, content = lines.column("traced"), lines.column("content")
-    if system.aggregation == "micro":
-        return MicroF(
-            RatioStatistic(lines.column("transferred"), lines.column("counted")),
-            RatioStatistic(traced, content),
-            system.beta,
+        found: np.ndarray = getattr(
+            scores({name: counts @ c for name, c in self.columns.items()}, self.how), self.figure
         )
-    weighted = system.aggregation == "weighted"
-    counted = lines.column("weight" if weighted else "counted")
-    transferred = lines.column("weight_transferred" if weighted else "transferred")
-    rows = zip(counted.tolist(), transferred.tolist(), content.tolist(), traced.tolist(), lines.ok.tolist())
-    return mean_statistic(  # each line's F as SentenceResult.f computes it; None for a failed line
-        [
-            f_beta(hits / keywords if keywords else None, found / words if words else None, system.beta) if ok else None
-            for keywords, hits, words, found, ok in rows
-        ]
-    )
+        return found
 
 
-@dataclass
-class MicroF:
-    """F-beta of two pooled ratios (micro KTR and precision) under resampling."""
-
-    ktr: RatioStatistic
-    precision: RatioStatistic
-    beta: float
-
-    def scores(self, counts: np.ndarray) -> np.ndarray:
-        pairs = zip(self.ktr.scores(counts).tolist(), self.precision.scores(counts).tolist())
-        found = [f_beta(_number(ktr), _number(precision), self.beta) for ktr, precision in pairs]
-        return np.array([np.nan if f is None else f for f in found], dtype=float)
+#: the figures of a system that a bootstrap resamples
+FIGURES = ("ktr", "precision", "f")
 
 
-def _number(value: float) -> float | None:
-    """A resampled score, None where it is undefined (NaN)."""
-    return None if math.isnan(value) else value
+def system_statistics(system: SystemResult, figures: Sequence[str] = FIGURES) -> dict[str, FormulaStatistic]:
+    """Each of the system's ``figures`` (of :data:`FIGURES`, by its aggregation) under
+    resampling; the lines the analyzer failed on count for nothing, as in the corpus score."""
+    lines = columns(system.lines(), system.how)
+    return {figure: FormulaStatistic(lines, system.how, figure) for figure in figures}
 
 
 def sacrebleu_statistic(
     name: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
 ) -> tuple[float, SumStatistic, Metric]:
     """(corpus score, :class:`Statistic`, the sacreBLEU metric object) of BLEU or chrF."""
-    from ktr.scoring.reference import sentence_statistics
-
     stats, metric = sentence_statistics(name, hypotheses, references)
     return statistic_of(metric, stats)
 
@@ -181,9 +120,9 @@ def statistic_of(metric: Metric, stats: list[Statistics] | np.ndarray) -> tuple[
     """:func:`sacrebleu_statistic` from sacreBLEU's statistics of every sentence and the metric
     object that extracted them."""
     array = np.asarray(stats).reshape(len(stats), -1)
-    score: float = metric._compute_score_from_stats(array.sum(axis=0).tolist()).score  # as sacreBLEU sums them
+    score = score_from_statistics(metric, array.sum(axis=0).tolist())  # as sacreBLEU sums them
     array = array.astype(float)
-    return score, SumStatistic(array, lambda row: metric._compute_score_from_stats(list(row)).score), metric
+    return score, SumStatistic(array, lambda row: score_from_statistics(metric, list(row))), metric
 
 
 def mean_statistic(values: Sequence[float | None]) -> RatioStatistic:
@@ -247,19 +186,6 @@ def paired_p_value(baseline: np.ndarray, system: np.ndarray, observed: float) ->
     return float((np.sum(shifted >= abs(observed)) + 1) / (ok.sum() + 1))
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A corpus score with its bootstrap interval and, against a baseline, its p-value."""
-
-    score: float | None
-    ci: tuple[float, float] | None = None
-    p_value: float | None = None
-
-    def fields(self, metric: str) -> dict[str, list[float] | float | None]:
-        """``{metric}_ci`` and ``{metric}_p``, as the JSON reports carry them beside the score."""
-        return {f"{metric}_ci": list(self.ci) if self.ci else None, f"{metric}_p": self.p_value}
-
-
 def estimates(scores: Sequence[float | None], samples: Sequence[np.ndarray], baseline: int | None) -> list[Estimate]:
     """Interval for every score and, when ``baseline`` is an index, p-values against it."""
     out = []
@@ -272,51 +198,61 @@ def estimates(scores: Sequence[float | None], samples: Sequence[np.ndarray], bas
     return out
 
 
-def signature_extra(resamples: int, seed: int) -> dict[str, str]:
-    """What a bootstrap adds to a signature: the resample count and the seed."""
-    return {"bs": str(resamples), "seed": str(seed)}
+@dataclass(frozen=True)
+class Resampling:
+    """A bootstrap's settings: how many resamples, their seed, and whether each system is also
+    tested against the first (``paired``, sacreBLEU's ``--paired-bs``)."""
+
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    paired: bool = False
+
+
+def bootstrap_estimates(
+    systems: Sequence[SystemResult], references: ReferenceScores | None, resampling: Resampling
+) -> tuple[dict[str, list[Estimate]], dict[str, str]]:
+    """Intervals (and when ``paired``, p-values against the first system) of every system's KTR,
+    precision and F, and BLEU and chrF when ``references`` were scored (with each sentence's
+    statistics kept), all on the same resamples; and sacreBLEU's signatures of BLEU and chrF
+    with the resample count and seed, as sacreBLEU records them."""
+    if references is not None and not references.keep:
+        raise ValueError("BLEU and chrF are resampled from each sentence's statistics: score with statistics=True")
+    found: dict[str, list[float | None]] = {figure: [] for figure in FIGURES}
+    statistics: dict[str, list[Statistic]] = {figure: [] for figure in FIGURES}
+    for system in systems:
+        figures, resampled = system.scores(), system_statistics(system)
+        for figure in FIGURES:
+            found[figure].append(getattr(figures, figure))
+            statistics[figure].append(resampled[figure])
+    signatures: dict[str, str] = {}
+    if references is not None:
+        for name in SACREBLEU_METRICS:
+            found[name], statistics[name] = [], []
+            for s in systems:
+                score, statistic, metric = statistic_of(
+                    references.metric(name), references.statistics_array(s.name, name)
+                )
+                found[name].append(score)
+                statistics[name].append(statistic)
+            metric.n_bootstrap, metric.seed = resampling.resamples, resampling.seed
+            signatures[name] = str(metric.get_signature())
+    flat = [st for metric in statistics for st in statistics[metric]]
+    n = len(systems[0].lines())
+    drawn = iter(bootstrap(flat, n, resampling.resamples, resampling.seed))
+    baseline = 0 if resampling.paired else None
+    return {
+        metric: estimates(found[metric], [next(drawn) for _ in statistics[metric]], baseline) for metric in statistics
+    }, signatures
 
 
 def bootstrap_report(
     report: Report, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, paired: bool = False
 ) -> dict[str, list[Estimate]]:
-    """Intervals (and with ``paired``, p-values against the first system) for a
-    :class:`~ktr.scoring.scorer.Report`: KTR, precision and F, and BLEU and chrF when it was scored with references (then
-    with ``statistics=True``, which keeps each sentence's sacreBLEU statistics).
-
-    Records the resample count and seed in the report's signatures, as sacreBLEU does.
-    """
-    from ktr.scoring.reference import SACREBLEU_METRICS
-
-    kept = report.references
-    if kept is not None and not kept.keep:
-        raise ValueError("BLEU and chrF are resampled from each sentence's statistics: score with statistics=True")
-    scores: dict[str, list[float | None]] = {
-        "ktr": [s.ktr for s in report.systems],
-        "precision": [s.precision for s in report.systems],
-        "f": [s.f for s in report.systems],
-    }
-    statistics: dict[str, list[Statistic]] = {
-        "ktr": [ktr_statistic(s) for s in report.systems],
-        "precision": [precision_statistic(s) for s in report.systems],
-        "f": [f_statistic(s) for s in report.systems],
-    }
-    if kept is not None:
-        for name in SACREBLEU_METRICS:
-            scores[name], statistics[name] = [], []
-            for s in report.systems:
-                score, statistic, metric = statistic_of(kept.metric(name), kept.statistics_array(s.name, name))
-                scores[name].append(score)
-                statistics[name].append(statistic)
-            metric.n_bootstrap, metric.seed = resamples, seed
-            if report.sacrebleu is not None:
-                report.sacrebleu[name] = str(metric.get_signature())
-    flat = [st for metric in statistics for st in statistics[metric]]
-    drawn = iter(bootstrap(flat, len(report.systems[0].lines()), resamples, seed))
-    report.signature = dataclasses.replace(
-        report.signature, extra={**report.signature.extra, **signature_extra(resamples, seed)}
-    )
-    return {
-        metric: estimates(scores[metric], [next(drawn) for _ in statistics[metric]], 0 if paired else None)
-        for metric in statistics
-    }
+    """:func:`bootstrap_estimates` of a :class:`~ktr.scoring.corpus.Report` scored without a
+    bootstrap; its signatures then record the resample count and seed, as sacreBLEU's do.
+    (``Scorer.score`` with ``RunOptions(bootstrap=...)`` does this as it scores.)"""
+    found, signatures = bootstrap_estimates(report.systems, report.references, Resampling(resamples, seed, paired))
+    if report.sacrebleu is not None:
+        report.sacrebleu.update(signatures)
+    report.signature = dataclasses.replace(report.signature, resamples=resamples, seed=seed)
+    return found

@@ -7,13 +7,18 @@ for all systems, and only the matches of each system beside it.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from ktr.korean.keywords import Keyword
-from ktr.scoring.results import KeywordResult, SentenceResult
+from ktr.scoring.sentences import LINE_FIELDS, KeywordResult, SentenceResult
 
 #: per system, the results of a stretch's lines; and the stretch's input warnings
 Results = tuple[dict[str, list[SentenceResult]], list[str]]
+
+
+#: a line's fields after its index and keywords (:data:`ktr.scoring.sentences.LINE_FIELDS`)
+_counts = attrgetter(*LINE_FIELDS)
 
 
 def pack(part: Results) -> tuple[Any, ...]:
@@ -26,17 +31,7 @@ def pack(part: Results) -> tuple[Any, ...]:
             [
                 (
                     s.index,
-                    s.counted,
-                    s.transferred,
-                    s.weight,
-                    s.weight_transferred,
-                    s.failed,
-                    s.empty_hypothesis,
-                    s.size,
-                    s.not_in_lexicon,
-                    s.content,
-                    s.traced,
-                    s.added,
+                    *_counts(s),
                     [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords) if k.matched is not None],
                 )
                 for s in results[name]
@@ -59,8 +54,7 @@ def unpack(packed: tuple[Any, ...]) -> Results:
     results = {}
     for name, lines in systems:
         out = []
-        # a line's fields, as pack wrote them: its index, its counts (in SentenceResult's order,
-        # after the keywords) and the matches of its keywords
+        # a line's fields, as pack wrote them: its index, its LINE_FIELDS and the matches of its keywords
         for row, (index, *counts, matches) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span in matches:

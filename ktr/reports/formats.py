@@ -1,14 +1,13 @@
-"""Formatting results: a text table for people, JSON for machines, TSV for spreadsheets."""
+"""The formats of ``ktr score``'s report: a text table for people, JSON for machines, TSV for
+spreadsheets (their rows and columns laid out once, in :mod:`ktr.scoring.layout`)."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Any
 
-from ktr.scoring.frames import num, systems_table
-
-if TYPE_CHECKING:
-    from ktr.scoring.results import Report
+from ktr.scoring.corpus import Report
+from ktr.scoring.layout import TSV_COLUMNS, cell, sentence_rows, systems_table
 
 _AGGREGATIONS = {
     "macro": "mean of sentence scores",
@@ -17,12 +16,14 @@ _AGGREGATIONS = {
 }
 
 
-def as_json(report: Report, sentences: bool = False) -> str:
-    return json.dumps(report.to_dict(sentences=sentences), ensure_ascii=False, indent=2)
+def as_json(report: Report, sentences: bool = False, extra: dict[str, Any] | None = None) -> str:
+    """The report as JSON (:meth:`~ktr.scoring.corpus.Report.to_dict`), with ``extra`` fields
+    after its own (where a run ran: ``engine``)."""
+    return json.dumps({**report.to_dict(sentences=sentences), **(extra or {})}, ensure_ascii=False, indent=2)
 
 
 def as_text(report: Report, sentences: bool = False) -> str:
-    header, body = systems_table(report)
+    header, body = systems_table([s.summary() for s in report.systems], report.headline)
     rows = [header, *body]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
@@ -55,25 +56,18 @@ def as_text(report: Report, sentences: bool = False) -> str:
 
 
 def as_tsv(report: Report) -> str:
-    """One row per sentence and system: index, system, score, counts, missed keywords."""
-    out = [
-        "index\tsystem\tscore\tkeywords\ttransferred\tnot_in_lexicon\tmissed\tprecision\tcontent_words\t"
-        "traced\tf\tadded"
-    ]
+    """One row per sentence and system (:data:`ktr.scoring.layout.TSV_COLUMNS`): index, system,
+    score, counts, missed keywords, precision, F, added words."""
+    out = ["\t".join(header for header, _ in TSV_COLUMNS)]
     for s in report.systems:
-        for seg in s.sentences:
-            missed = " ".join(f"{k.keyword.lemma}/{k.keyword.tag}" for k in seg.keywords if not k.transferred)
-            added = " ".join(word for _, word in seg.added)
-            out.append(
-                f"{seg.index}\t{s.name}\t{num(seg.score)}\t{seg.counted}\t{seg.transferred}\t{seg.missing}\t"
-                f"{missed}\t{num(seg.precision)}\t{seg.content}\t{seg.traced}\t{num(seg.f(s.beta))}\t{added}"
-            )
+        for row in sentence_rows(s.name, s.beta, s.sentences):
+            out.append("\t".join(cell(name, row[name]) for _, name in TSV_COLUMNS))
     return "\n".join(out) + "\n"
 
 
 def estimates_text(report: Report) -> list[str]:
     """The bootstrap table of ``ktr score --confidence/--paired-bs``: score, 95% CI and p per metric."""
-    from ktr.reports.common import Table, layout, metric_cells, metric_header
+    from ktr.reports.run_tables import Table, layout, metric_cells, metric_header
 
     estimates = report.estimates or {}
     paired = any(e.p_value is not None for found in estimates.values() for e in found)
@@ -84,8 +78,8 @@ def estimates_text(report: Report) -> list[str]:
         for metric, found in estimates.items():
             row += metric_cells(found[i], metric, True, paired)
         rows.append(row)
-    extra = report.signature.extra
-    note = f"95% confidence intervals from {extra.get('bs')} bootstrap resamples (seed {extra.get('seed')})"
+    signature = report.signature
+    note = f"95% confidence intervals from {signature.resamples} bootstrap resamples (seed {signature.seed})"
     if paired:
         note += f"; p: paired bootstrap test against {report.systems[0].name}, * where p < 0.05"
     return [note, *layout(Table(header, rows))]

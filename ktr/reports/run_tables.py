@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ktr.errors import InputError
-from ktr.scoring.frames import num as num  # how every report writes a score (the report modules import it here)
+from ktr.scoring.layout import num as num  # how every report writes a score (the report modules import it here)
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run, VariantRun
-    from ktr.scoring.significance import Estimate
+    from ktr.scoring.corpus import Estimate
 
 #: how metrics are named in tables, and how many decimals they get (KTR is a rate, the rest 0-100)
 LABELS = {"ktr": "KTR", "precision": "prec", "f": "F", "bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR"}

@@ -8,7 +8,7 @@ from typing import Any
 
 from ktr.errors import KtrError
 from ktr.execution.analyzer_pool import SharedAnalyzer
-from ktr.execution.cluster import connect, start_units, worker_unit
+from ktr.execution.dask_engine import connect, start_units, worker_unit
 from ktr.execution.options import Engine
 
 

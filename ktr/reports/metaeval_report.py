@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ktr.experiments.metaeval import FULL_SCALE, LABELS, METRICS, MetaEval, four_places, percent, reading
-from ktr.reports.common import check_folder, write_texts
+from ktr.reports.run_tables import check_folder, write_texts
 from ktr.reports.svg import grouped_bars
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ktr.config import Config
 from ktr.errors import InputError
-from ktr.scoring.results import Report
+from ktr.scoring.corpus import Report
 from ktr.scoring.scorer import Scorer
 
 

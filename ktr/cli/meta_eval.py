@@ -40,8 +40,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     from ktr.experiments import metaeval
-    from ktr.reports import metaeval as report
-    from ktr.reports.common import check_folder
+    from ktr.reports import metaeval_report as report
+    from ktr.reports.run_tables import check_folder
     from ktr.textio import check_same_length, read_lines
 
     files = {args.src: read_lines(args.src)}

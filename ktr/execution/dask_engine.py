@@ -22,12 +22,12 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any, cast
 
 from ktr.errors import KtrError
-from ktr.execution.options import Engine
+from ktr.execution.options import Engine, Execution
 from ktr.execution.ranges import Range, read_range
 from ktr.execution.shards import Manifest, write_shard
 from ktr.execution.unit import Analysed, Scored, Stretch, Unit, fewer_gc_pauses
@@ -159,15 +159,19 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
     return plugin
 
 
-def _work(
-    plugin: str,
-    item: Stretch | Range | Analysed,
-    name: str,
-    details: bool,
-    side: Callable[[Stretch], Any] | None,
-    shards: str | None,
-    index: int,
-) -> tuple[Any, Any]:
+@dataclass(frozen=True)
+class Task:
+    """What every task of a run is sent besides its item: the source's name (in warnings),
+    whether to keep each keyword's result, the ``side`` computed beside the results, and the
+    shard folder to write them to (None: none)."""
+
+    name: str
+    details: bool
+    side: Callable[[Stretch], Any] | None
+    shards: str | None
+
+
+def _work(plugin: str, item: Stretch | Range | Analysed, task: Task, index: int) -> tuple[Any, Any]:
     """A task: one stretch (sent, read from its line ranges, or sent with its analyses) scored by
     the worker's unit; its results packed, with ``side`` of the stretch; written to the shard
     folder if there is one."""
@@ -175,10 +179,10 @@ def _work(
     analysed = item.analysed if isinstance(item, Analysed) else None
     stretch = read_range(item) if isinstance(item, Range) else item.stretch if isinstance(item, Analysed) else item
     with fewer_gc_pauses():
-        packed = unit.pack(unit.score_stretch(stretch, analysed, name=name, details=details))
-    extra = side(stretch) if side is not None else None
-    if shards is not None:
-        write_shard(shards, index, stretch.first, packed, extra)
+        packed = unit.pack(unit.score_stretch(stretch, analysed, name=task.name, details=task.details))
+    extra = task.side(stretch) if task.side is not None else None
+    if task.shards is not None:
+        write_shard(task.shards, index, stretch.first, packed, extra)
     return packed, extra
 
 
@@ -193,28 +197,20 @@ def _lines(item: Stretch | Range | Analysed) -> int:
     return item.lines if isinstance(item, Range) else len(item.sources)
 
 
-def run_dask(
-    unit: Unit,
-    factory: Callable[[], Unit],
-    items: Iterator[Stretch | Range | Analysed],
-    name: str,
-    details: bool,
-    engine: Engine,
-    side: Callable[[Stretch], Any] | None,
-    merge: Callable[[Any], None] | None,
-    plan: Any = None,
-) -> Iterator[Scored]:
-    """Every item scored on the cluster, its results (unpacked with ``unit``) yielded in item
-    order and its ``side`` handed to ``merge`` in the same order."""
-    manifest = Manifest(engine.shards, plan, engine.resume) if engine.shards else None
+def run_dask(unit: Unit, items: Iterator[Stretch | Range | Analysed], run: Execution) -> Iterator[Scored]:
+    """Every item scored on the cluster of ``run.engine``, its results (unpacked with ``unit``)
+    yielded in item order and its ``run.side`` handed to ``run.merge`` in the same order."""
+    engine = run.engine
+    manifest = Manifest(engine.shards, run.plan, engine.resume) if engine.shards else None
+    task = Task(run.name, run.details, run.side, manifest.folder if manifest is not None else None)
     try:
-        with _interruptible() as check, connect(engine) as client, _progress(engine, plan) as bar:
-            plugin = start_units(client, factory, engine)
+        with _interruptible() as check, connect(engine) as client, _progress(engine, run.plan) as bar:
+            plugin = start_units(client, cast(Callable[[], Any], run.factory), engine)
             try:
-                for packed, extra, lines in _in_order(client, plugin, items, name, details, side, manifest):
+                for packed, extra, lines in _in_order(client, plugin, items, task, manifest):
                     check()
-                    if merge is not None and side is not None:
-                        merge(extra)
+                    if run.merge is not None and run.side is not None:
+                        run.merge(extra)
                     bar(lines)
                     yield unit.unpack(packed)
             except KtrError:
@@ -228,18 +224,11 @@ def run_dask(
 
 
 def _in_order(
-    client: Any,
-    plugin: str,
-    items: Iterator[Stretch | Range | Analysed],
-    name: str,
-    details: bool,
-    side: Callable[[Stretch], Any] | None,
-    manifest: Manifest | None,
+    client: Any, plugin: str, items: Iterator[Stretch | Range | Analysed], task: Task, manifest: Manifest | None
 ) -> Iterator[tuple[Any, Any, int]]:
     """(packed results, side, lines) of every item in order: from the cluster, or read back from
     the shard of an earlier run that finished it."""
     window = WINDOW * max(1, sum(client.nthreads().values()))
-    shards = manifest.folder if manifest is not None else None
     before = manifest.done if manifest is not None else set()  # finished by an earlier run
     futures: dict[Any, int] = {}
     arrived: dict[int, tuple[Any, Any]] = {}
@@ -257,9 +246,7 @@ def _in_order(
                 i, item = nxt
                 sizes[i] = _lines(item)
                 if i not in before:
-                    future = client.submit(
-                        _work, plugin, item, name, details, side, shards, i, pure=False, key=f"{plugin}-{i}"
-                    )
+                    future = client.submit(_work, plugin, item, task, i, pure=False, key=f"{plugin}-{i}")
                     futures[future] = i
                     finished.add(future)
             while following in arrived or following in before and following in sizes:

@@ -1,12 +1,12 @@
 """An experiment's variants scored on a Dask cluster (``ktr run --engine dask``).
 
 ``ktr run`` analyses its source once per analyzer, on the cluster's workers
-(:class:`~ktr.execution.cluster_analyzer.ClusterAnalyzer`), and keeps the analyses as it does
+(:class:`~ktr.execution.dask_analyzer.ClusterAnalyzer`), and keeps the analyses as it does
 on one machine (in memory, and in the analysis cache). Each variant is then scored on the
 workers too: a task is a stretch of the source and of every system's output, sent with its
 lines' analyses (:class:`~ktr.execution.unit.Analysed`), and each worker builds a variant's
 tables once (a worker plugin per variant) and no analyzer. The results come back in line order
-and make the same :class:`~ktr.scoring.results.SystemResult`\\ s, warnings included, as
+and make the same :class:`~ktr.scoring.corpus.SystemResult`\\ s, warnings included, as
 ``Scorer.prepare`` and ``Scorer.score_prepared`` make in one process.
 """
 
@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from typing import Any, cast
 
 from ktr.config import Config
 from ktr.errors import InputWarning
-from ktr.execution.engines import Engine, iter_stretches
+from ktr.execution.engines import Engine, Execution, iter_stretches
 from ktr.execution.ranges import task_lines
 from ktr.execution.unit import Analysed, Unit, sliced
+from ktr.scoring.corpus import SystemResult
 from ktr.scoring.pipeline import Pipeline
-from ktr.scoring.results import SystemResult
 from ktr.scoring.scorer import Scorer
 
 
@@ -52,35 +52,33 @@ def score_variant(
     analyses), scored on the engine's cluster; input warnings, naming ``name`` and the line, go
     out through :mod:`warnings` in line order."""
     size = task_lines(len(sources))
-    items = (Analysed(s, scorer.analyse(s.sources)) for s in sliced(sources, outputs, [], size))
+    items = (Analysed(s, scorer.pipeline.analyse(s.sources)) for s in sliced(sources, outputs, [], size))
     a = scorer.analyzer
     kept: dict[str, list[Any]] = {system: [] for system in outputs}
     messages: list[str] = []
-    for found, notes in iter_stretches(
-        cast(Unit, scorer),  # a Pipeline, the unit every engine runs
-        items,
-        name,
+    run = Execution(
+        name=name,
         engine=dataclasses.replace(engine, shards=None, resume=False, announce=None),
-        factory=cast(Callable[[], Unit], partial(variant_pipeline, scorer.config, a.name, a.tagset, a.version)),
+        factory=partial(variant_pipeline, scorer.config, a.name, a.tagset, a.version),
         plan={"lines": len(sources)},
-    ):
+    )
+    for found, notes in iter_stretches(cast(Unit, scorer.pipeline), items, run):
         for system, sentences in found.items():
             kept[system] += sentences
         messages += notes
     for message in messages:
         warnings.warn(message, InputWarning, stacklevel=2)
-    c = scorer.config
-    return [SystemResult(system, kept[system], c.aggregation, c.no_keywords, beta=c.f_beta) for system in outputs]
+    return [SystemResult(system, kept[system], scorer.metric.how) for system in outputs]
 
 
 @contextmanager
 def one_cluster(engine: Engine | None) -> Iterator[Engine | None]:
     """The engine for a whole experiment: a Dask engine without a scheduler starts one
-    LocalCluster for the analysis and every variant (:func:`ktr.execution.cluster.running`)."""
+    LocalCluster for the analysis and every variant (:func:`ktr.execution.dask_engine.running`)."""
     if engine is None or not engine.distributed:
         yield engine
         return
-    from ktr.execution.cluster import running
+    from ktr.execution.dask_engine import running
 
     with running(engine) as found:
         yield found

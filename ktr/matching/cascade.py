@@ -1,0 +1,104 @@
+"""Matching keywords against an English output: the cascade of stages, then the assignment.
+
+Each stage of the config's ``matching`` list (:mod:`ktr.matching.stage`, in that order) proposes
+*candidates* for every keyword: (keyword, equivalent, token span, how); then
+:func:`~ktr.matching.assignment.assign` picks which candidates count, one per keyword and one
+keyword per token. The stages:
+
+- ``exact``, ``inflection``, ``synonym``, ``derivation``, ``idiom``: phrases of the keyword's
+  (:mod:`ktr.matching.phrases`);
+- ``construction``: an English realization of a construction unit, or a grammatical mark that
+  carries it (:mod:`ktr.matching.marks`);
+- ``number``: a number by value (:mod:`ktr.matching.number_stage`);
+- ``transliteration``: a name or loanword by sound (:mod:`ktr.matching.transliteration_stage`).
+
+A word the source repeats shares its first occurrence's place (:func:`_set_aside_repeats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ktr.matching import transliteration as transliterate
+from ktr.matching.assignment import Candidate, assign
+from ktr.matching.stage import cascade
+from ktr.matching.targets import Targets
+from ktr.matching.view import SentenceView
+
+
+def match_sentence(
+    targets: Sequence[Targets],
+    tokens: Sequence[str],
+    stages: Sequence[str] = ("exact",),
+    inflections: dict[str, tuple[str, ...]] | None = None,
+    threshold: float = transliterate.DEFAULT_THRESHOLD,
+    names: frozenset[str] | None = None,
+) -> dict[int, Candidate]:
+    """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
+
+    ``stages`` are the names of the stages, in cascade order; ``inflections`` (inflected form →
+    base words, :mod:`ktr.english.inflection`) enables inflected matches; ``threshold`` is the
+    transliteration stage's minimum sound-key similarity and ``names`` the words the output
+    writes capitalized (:func:`ktr.english.tokens.capitalized_words`).
+    """
+    steps = cascade(tuple(stages))
+    v = SentenceView(tokens, inflections, threshold, names)
+    cands: dict[int, list[Candidate]] = {}
+    marks: list[dict[int, list[Candidate]]] = [{} for _ in steps]
+    for k, t in enumerate(targets):
+        found: list[Candidate] = []
+        for stage, held in zip(steps, marks):
+            found += stage.propose(k, t, v)
+            if t.endings and (mine := stage.marks(k, t, v)):
+                held[k] = mine
+        if found:
+            cands[k] = found
+    for stage in steps:
+        stage.refine(cands, targets, v)
+    repeats = _set_aside_repeats(cands, targets)
+    weights: dict[int, int] = {}
+    for j, _ in repeats.values():
+        weights[j] = weights.get(j, 1) + 1
+    chosen = assign(cands, len(targets), len(tokens), weights)
+    if repeats:
+        _place_repeats(chosen, repeats, len(targets), len(tokens))
+    for stage, held in zip(steps, marks):
+        stage.place(chosen, held, len(targets), len(tokens))
+    return chosen
+
+
+def _set_aside_repeats(
+    cands: dict[int, list[Candidate]], targets: Sequence[Targets]
+) -> dict[int, tuple[int, list[Candidate]]]:
+    """Take out of ``cands`` each keyword whose targets equal an earlier keyword's (a word the
+    source repeats: the same entry), so that the assignment places the word once, weighing it as
+    many keywords as it stands for, and its repeats take no token another keyword needs; returns
+    them: index → (first occurrence, candidates)."""
+    first: dict[Targets, int] = {}
+    repeats: dict[int, tuple[int, list[Candidate]]] = {}
+    for k in list(cands):
+        j = first.setdefault(targets[k], k)
+        if j != k:
+            repeats[k] = (j, cands.pop(k))
+    return repeats
+
+
+def _place_repeats(
+    chosen: dict[int, Candidate], repeats: dict[int, tuple[int, list[Candidate]]], keywords: int, tokens: int
+) -> None:
+    """A keyword the source repeats shares its first occurrence's place: 학생 said twice, once
+    as "students", is transferred twice (the English does not repeat a word Korean repeats).
+    Repeats first take tokens nobody took (where the output says the word again), then share."""
+    used = {t for c in chosen.values() for t in range(c.start, c.end)}
+    free = {
+        k: kept
+        for k, (_, lst) in repeats.items()
+        if (kept := [c for c in lst if used.isdisjoint(range(c.start, c.end))])
+    }
+    chosen.update(assign(free, keywords, tokens) if free else {})
+    for k, (j, lst) in repeats.items():
+        if k not in chosen and j in chosen:
+            place = chosen[j]
+            here = [c for c in lst if (c.start, c.end) == (place.start, place.end)]
+            if here:  # the first occurrence's own match, as its targets are the same
+                chosen[k] = min(here, key=lambda c: (c.equivalent != place.equivalent or c.how != place.how, c.rank))

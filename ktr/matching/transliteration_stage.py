@@ -1,0 +1,57 @@
+"""The ``transliteration`` stage: names and loanwords by sound (:mod:`ktr.matching.transliteration`
+gives both sides' sound keys): 클린턴 ↔ Clinton, 살모넬라 ↔ salmonella."""
+
+from __future__ import annotations
+
+from ktr.matching import transliteration as transliterate
+from ktr.matching.assignment import Candidate
+from ktr.matching.stage import Stage
+from ktr.matching.targets import Targets
+from ktr.matching.view import SentenceView
+
+
+class TransliterationStage(Stage):
+    """Names and loanwords by sound; the closer first."""
+
+    name = "transliteration"
+
+    def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
+        A proper noun matches only words the output writes capitalized (unless it has no capitals), or,
+        without a lexicon entry, one lower-case word of the same sound when it is long. A name too short
+        for a sound key matches only its Revised Romanization, letter for letter (유미 Yumi, Yu-mi)."""
+        if targets.spelled:
+            spans = v.spellings.get(targets.spelled, ())
+            return [self.candidate(k, " ".join(v.tokens[s:e]), (s, e)) for s, e in spans]
+        if not targets.sound:
+            return []
+        found: list[tuple[int, Candidate]] = []
+        sound = targets.sound
+        low = transliterate.required_length(sound)
+        # a name matches words the output writes capitalized; and, when none sounds like it and it has
+        # no lexicon entry, one word written in lower case of the same sound if the name is long
+        # (살모넬라 ↔ salmonella, 툰드라 ↔ tundra: Kiwi tags them NNP), never several ("clean ton" for
+        # 클린턴) and never a word for a name the lexicon knows (폴란드 is Poland, not "plants")
+        passes = [(v.name_sounds_by_length if targets.name else v.sounds_by_length, v.threshold, False)]
+        if targets.name and low >= 4 and not targets.equivalents:
+            passes.append((v.sounds_by_length, 1.0, True))
+        for groups, threshold, one_word in passes:
+            if one_word and found:
+                break  # a capitalized word sounds like it: the lower-case ones are not needed
+            for size, (keys, where) in groups.items():  # size: a key's length, optional symbols included
+                if low - size > (1 - threshold) * low + 1e-9:
+                    continue  # too short to reach the threshold even with every symbol
+                for key in keys:
+                    similarity = transliterate.similarity(sound, key)
+                    if similarity < threshold:
+                        continue
+                    rank = round((1 - similarity) * 1000)
+                    found += [
+                        (
+                            i,
+                            self.candidate(k, " ".join(v.tokens[start:end]), (start, end), rank),
+                        )
+                        for i, start, end in where[key]
+                        if not one_word or end - start == 1
+                    ]
+        return [c for _, c in sorted(found, key=lambda f: f[0])]  # in the order of the sounds

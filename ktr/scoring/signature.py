@@ -1,0 +1,62 @@
+"""The signature of a score: everything needed to reproduce it, in a full and a short form
+(sacreBLEU's practice). A metric derives its own (:meth:`ktr.scoring.metric.KTR.signature`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Everything needed to reproduce a score (sacreBLEU-style), in a full and a short form."""
+
+    ktr_version: str
+    analyzer: str
+    analyzer_version: str
+    tagset: str
+    lexicons: tuple[str, ...]
+    lexicon_hash: str
+    classes: tuple[str, ...]
+    matching: tuple[str, ...]
+    aggregation: str
+    no_keywords: str
+    missing_in_lexicon: str
+    extra: dict[str, str] = field(default_factory=dict)
+    #: a bootstrap's resample count and seed, when the score comes with intervals
+    resamples: int | None = None
+    seed: int | None = None
+
+    def _bootstrap(self) -> dict[str, str]:
+        return {} if self.resamples is None else {"bs": str(self.resamples), "seed": str(self.seed)}
+
+    def full(self) -> dict[str, Any]:
+        return {
+            "ktr": self.ktr_version,
+            "analyzer": self.analyzer,
+            "analyzer_version": self.analyzer_version,
+            "tagset": self.tagset,
+            "lexicons": list(self.lexicons),
+            "lexicon_hash": self.lexicon_hash,
+            "classes": list(self.classes),
+            "matching": list(self.matching),
+            "aggregation": self.aggregation,
+            "no_keywords": self.no_keywords,
+            "missing_in_lexicon": self.missing_in_lexicon,
+            **self.extra,
+            **self._bootstrap(),
+        }
+
+    def short(self) -> str:
+        parts = [
+            f"ktr:{self.ktr_version}",
+            f"ana:{self.analyzer}@{self.analyzer_version}",
+            f"lex:{'+'.join(self.lexicons)}@{self.lexicon_hash[:10]}",
+            f"cls:{','.join(self.classes)}",
+            f"match:{','.join(self.matching)}",
+            f"avg:{self.aggregation}",
+            f"nokw:{self.no_keywords}",
+            f"oov:{self.missing_in_lexicon}",
+        ]
+        parts += [f"{k}:{v}" for k, v in {**self.extra, **self._bootstrap()}.items()]
+        return "|".join(parts)

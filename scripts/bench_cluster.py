@@ -25,12 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ktr.scoring.corpus import Totals
-from ktr.scoring.scorer import RunOptions
-
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import TASK_LINES, index_file, ranges, read_range
+from ktr.scoring.corpus import Totals
+from ktr.scoring.scorer import RunOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 

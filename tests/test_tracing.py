@@ -3,12 +3,14 @@ real Kiwi, lexicon and WordNet; the F score; the fields in every output format."
 
 import json
 
+import numpy as np
 import pytest
 
 from ktr import Config, Scorer
 from ktr.english.tokens import tokenize
 from ktr.errors import ConfigError
-from ktr.matching.tracing import content_positions, f_beta, latin_words, trace, with_counted
+from ktr.matching.tracing import content_positions, latin_words, trace, with_counted
+from ktr.scoring.formula import _f_betas, f_beta
 from tests.test_cli import ktr
 
 
@@ -54,6 +56,12 @@ def test_light_verbs_count_only_when_a_keyword_matched_them():
 def test_f_beta_hand_computed(recall, precision, beta, expected):
     got = f_beta(recall, precision, beta)
     assert got == pytest.approx(expected) if expected is not None else got is None
+    # the bootstrap's F of resampled scores: the same arithmetic on arrays, NaN for None
+    nan = float("nan")
+    (on_arrays,) = _f_betas(
+        np.array([nan if recall is None else recall]), np.array([nan if precision is None else precision]), beta
+    )
+    assert (np.isnan(on_arrays) and got is None) or on_arrays == got
 
 
 @pytest.fixture(scope="module")

@@ -98,17 +98,3 @@ def trace(tokens: Sequence[str], spans: Iterable[tuple[int, int]], copied: froze
     content = [i for i in content_positions(tokens) if i in covered or tokens[i] not in LIGHT_VERBS]
     added = tuple(i for i in content if i not in covered)
     return Trace(len(content), len(content) - len(added), added)
-
-
-def f_beta(recall: float | None, precision: float | None, beta: float) -> float | None:
-    """F-beta of a recall (KTR) and a precision; beta > 1 weighs recall more. None without a
-    recall; the recall itself without a precision (an output with no content word adds nothing,
-    so only what it transfers counts: "Yes, here it is." for 예, 여기에 있어요); 0 when either is 0."""
-    if recall is None:
-        return None
-    if precision is None:
-        return recall
-    if not recall or not precision:
-        return 0.0
-    b2 = beta * beta
-    return (1 + b2) * precision * recall / (b2 * precision + recall)

@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import add
-from typing import Any
+from typing import Any, cast
 
 from ktr.scoring.formula import STATISTICS, Aggregation, Scores, line_statistics, scores
 from ktr.scoring.layout import Frames, as_html, frames, sentence_rows
@@ -103,6 +103,15 @@ class PerLine:
             )
 
 
+def _figure(name: str, doc: str) -> property:
+    """A corpus figure of a :class:`SystemResult`, read from its :meth:`~SystemResult.scores`."""
+
+    def get(self: SystemResult) -> float | None:
+        return cast("float | None", getattr(self.scores(), name))
+
+    return property(get, doc=doc)
+
+
 @dataclass
 class SystemResult:
     """The corpus-level result of one system (one hypothesis file): its figures are computed
@@ -147,52 +156,20 @@ class SystemResult:
             raise ValueError(f"{self.name}: each line's counts were not kept (score with statistics=True)")
         return self.sentences
 
-    @property
-    def ktr_macro(self) -> float | None:
-        value: float | None = self.scores().ktr_macro
-        return value
-
-    @property
-    def ktr_micro(self) -> float | None:
-        value: float | None = self.scores().ktr_micro
-        return value
-
-    @property
-    def ktr_weighted(self) -> float | None:
-        """Mean of the class-weighted sentence scores (no_keywords policy as for macro)."""
-        value: float | None = self.scores().ktr_weighted
-        return value
-
-    @property
-    def ktr(self) -> float | None:
-        """KTR by the configured aggregation."""
-        value: float | None = self.scores().ktr
-        return value
-
-    @property
-    def precision_macro(self) -> float | None:
-        """Mean of the sentence precisions (sentences whose output has content words)."""
-        value: float | None = self.scores().precision_macro
-        return value
-
-    @property
-    def precision_micro(self) -> float | None:
-        """All traced / all content words of the output."""
-        value: float | None = self.scores().precision_micro
-        return value
-
-    @property
-    def precision(self) -> float | None:
-        """Precision by the configured aggregation (weighted: as macro; words have no class)."""
-        value: float | None = self.scores().precision
-        return value
-
-    @property
-    def f(self) -> float | None:
-        """F-beta of KTR and precision: with micro aggregation of the corpus figures, else the mean
-        of the sentences' F (weighted: of their class-weighted KTR)."""
-        value: float | None = self.scores().f
-        return value
+    ktr_macro = _figure("ktr_macro", "Mean of the sentence scores (the paper's KTR).")
+    ktr_micro = _figure("ktr_micro", "All transferred / all counted keywords.")
+    ktr_weighted = _figure(
+        "ktr_weighted", "Mean of the class-weighted sentence scores (no_keywords policy as for macro)."
+    )
+    ktr = _figure("ktr", "KTR by the configured aggregation.")
+    precision_macro = _figure("precision_macro", "Mean of the sentence precisions (outputs with content words).")
+    precision_micro = _figure("precision_micro", "All traced / all content words of the output.")
+    precision = _figure("precision", "Precision by the configured aggregation (weighted: as macro).")
+    f = _figure(
+        "f",
+        "F-beta of KTR and precision: with micro aggregation of the corpus figures, else the mean of "
+        "the sentences' F (weighted: of their class-weighted KTR).",
+    )
 
     def summary(self) -> dict[str, Any]:
         t = self.figures()

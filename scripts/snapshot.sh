@@ -12,6 +12,8 @@
 set -euo pipefail
 out=${1:?usage: scripts/snapshot.sh OUTDIR}
 cd "$(dirname "$0")/.."
+# this checkout's ktr, whatever is installed: python -m from the project root imports ./ktr
+ktr() { python -m ktr.cli "$@"; }
 data=${KTR_DATA:-../shared/data}
 [ -d "$data" ] || { echo "snapshot: needs $data (the shared parallel data)" >&2; exit 1; }
 mkdir -p "$out"

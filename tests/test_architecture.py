@@ -26,6 +26,7 @@ RANKS = {
     "sample": 0,
     "korean": 1,
     "english": 1,
+    "embeddings": 1,
     "lexicon": 2,
     "config": 2,
     "matching": 3,

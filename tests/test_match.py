@@ -9,6 +9,7 @@ from ktr.english.inflection import build
 from ktr.english.tokens import capitalized_words, tokenize
 from ktr.matching.assignment import EXACT_LIMIT
 from ktr.matching.cascade import match_sentence
+from ktr.matching.stage import Matching
 from ktr.matching.targets import Targets
 from ktr.matching.transliteration import korean_key
 
@@ -296,7 +297,8 @@ def test_a_sound_at_the_threshold_matches():
     # threshold: a match (a key one symbol shorter than the name's is still compared)
     text = "Linton came"
     assert match([CLINTON], text, ("transliteration",), **names(text)) == {0: ("linton", 0, 1, "transliteration")}
-    assert match([CLINTON], text, ("transliteration",), threshold=0.81, **names(text)) == {}
+    stricter = Matching(("transliteration",), threshold=0.81)
+    assert match([CLINTON], text, stricter, **names(text)) == {}
 
 
 @pytest.mark.parametrize(

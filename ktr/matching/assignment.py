@@ -36,6 +36,7 @@ class Candidate(NamedTuple):
     end: int
     how: str  # stage name
     rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
+    confidence: float | None = None  # how sure a stage that weighs evidence is (the semantic stage)
 
 
 #: the sort key of a candidate (:func:`assign`'s preference): strength, sense, nearness, rank, end, equivalent

@@ -10,7 +10,9 @@ keyword per token. The stages:
 - ``construction``: an English realization of a construction unit, or a grammatical mark that
   carries it (:mod:`ktr.matching.marks`);
 - ``number``: a number by value (:mod:`ktr.matching.number_stage`);
-- ``transliteration``: a name or loanword by sound (:mod:`ktr.matching.transliteration_stage`).
+- ``transliteration``: a name or loanword by sound (:mod:`ktr.matching.transliteration_stage`);
+- ``semantic``: once the assignment is made, a keyword still missed on words nobody took whose
+  meaning an embedding model finds close to it (:mod:`ktr.matching.semantic`).
 
 A word the source repeats shares its first occurrence's place (:func:`_set_aside_repeats`).
 """
@@ -19,30 +21,56 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ktr.matching import transliteration as transliterate
 from ktr.matching.assignment import Candidate, assign
-from ktr.matching.stage import cascade
+from ktr.matching.stage import Matching, Stage, cascade
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
+
+#: an output line to match: its keywords' targets, its tokens, and the words it writes
+#: capitalized (:func:`ktr.english.tokens.capitalized_words`; None: the output has no case)
+Line = tuple[Sequence[Targets], Sequence[str], "frozenset[str] | None"]
 
 
 def match_sentence(
     targets: Sequence[Targets],
     tokens: Sequence[str],
-    stages: Sequence[str] = ("exact",),
+    matching: Matching | Sequence[str] = ("exact",),
     inflections: dict[str, tuple[str, ...]] | None = None,
-    threshold: float = transliterate.DEFAULT_THRESHOLD,
     names: frozenset[str] | None = None,
 ) -> dict[int, Candidate]:
     """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
 
-    ``stages`` are the names of the stages, in cascade order; ``inflections`` (inflected form →
-    base words, :mod:`ktr.english.inflection`) enables inflected matches; ``threshold`` is the
-    transliteration stage's minimum sound-key similarity and ``names`` the words the output
+    ``matching`` holds the stages in cascade order and their settings (a list of stage names:
+    those stages, with the default settings); ``inflections`` (inflected form → base words,
+    :mod:`ktr.english.inflection`) enables inflected matches; ``names`` are the words the output
     writes capitalized (:func:`ktr.english.tokens.capitalized_words`).
     """
-    steps = cascade(tuple(stages))
-    v = SentenceView(tokens, inflections, threshold, names)
+    (chosen,) = match_lines([(targets, tokens, names)], matching, inflections)
+    return chosen
+
+
+def match_lines(
+    lines: Sequence[Line],
+    matching: Matching | Sequence[str] = ("exact",),
+    inflections: dict[str, tuple[str, ...]] | None = None,
+) -> list[dict[int, Candidate]]:
+    """:func:`match_sentence` on several lines at once: each line matched and assigned, then the
+    stages that complete the assignment (:meth:`ktr.matching.stage.Stage.complete`) given every
+    line together, so that they can look up what they need for all of them in one go."""
+    if not isinstance(matching, Matching):
+        matching = Matching(tuple(matching))
+    steps = cascade(matching)
+    views = [SentenceView(tokens, inflections, matching.threshold, names) for _, tokens, names in lines]
+    found = [_assigned(steps, targets, v) for (targets, _, _), v in zip(lines, views)]
+    done = [(chosen, targets, v) for chosen, (targets, _, _), v in zip(found, lines, views)]
+    for stage in steps:
+        stage.complete(done)
+    return found
+
+
+def _assigned(steps: Sequence[Stage], targets: Sequence[Targets], v: SentenceView) -> dict[int, Candidate]:
+    """Every stage's candidates, refined, assigned; the marks placed."""
+    tokens = v.tokens
     cands: dict[int, list[Candidate]] = {}
     marks: list[dict[int, list[Candidate]]] = [{} for _ in steps]
     for k, t in enumerate(targets):

@@ -18,6 +18,13 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def _how(k: KeywordResult) -> str:
+    """The stage that matched a keyword (with its confidence, for one that weighs evidence), or why none did."""
+    if k.how is None:
+        return "missed" if k.in_lexicon or k.tried else "no entry"
+    return k.how if k.confidence is None else f"{k.how} {k.confidence:.2f}"
+
+
 def _tried_text(k: KeywordResult, limit: int = 5) -> str:
     """What a keyword could match, short: equivalents, synonym count, number, sound."""
     if not k.in_lexicon and not k.tried:
@@ -73,7 +80,7 @@ def as_explain(report: Report, sources: Sequence[str], outputs: Mapping[str, Seq
                         k.keyword.cls,
                         _tried_text(k),
                         _matched(k, tokens),
-                        k.how or ("missed" if k.in_lexicon or k.tried else "no entry"),
+                        _how(k),
                     )
                 )
             if len(rows) == 1:

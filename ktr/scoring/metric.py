@@ -203,6 +203,11 @@ class KTR:
             extra["idioms"] = f"{'+'.join(c.idioms)}@{p.idioms.digest[:10]}"
         if "transliteration" in c.matching:
             extra["tl"] = f"{c.transliteration_threshold:g}"
+        if "semantic" in c.matching:
+            from ktr.embeddings.base import describe
+            from ktr.matching.semantic import VERSION
+
+            extra["sem"] = f"{describe(c.embedder)}/t{c.semantic_threshold:g}/v{VERSION}"
         extra["f"] = f"b{c.f_beta:g}/tr{TRACING}"
         if c.aggregation == "weighted":
             extra["w"] = ",".join(f"{k}={w:g}" for k, w in sorted(c.class_weights.items()))

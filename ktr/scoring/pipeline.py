@@ -20,6 +20,7 @@ import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import count
 
 from ktr.config import Config
 from ktr.english.tokens import capitalized_words, tokenize
@@ -33,7 +34,8 @@ from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
 from ktr.lexicon.idioms import Idiom
 from ktr.matching import numbers
-from ktr.matching.cascade import match_sentence
+from ktr.matching.cascade import match_lines
+from ktr.matching.stage import Matching
 from ktr.matching.targets import KeywordTargets, Targets
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
@@ -123,6 +125,10 @@ class Pipeline:
             if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
         realizations = {c.name: c.english for c in self.constructions.constructions} if self.constructions else {}
+        #: the settings of every matching stage, as one object
+        self.matching = Matching(
+            config.matching, config.transliteration_threshold, config.embedder, config.semantic_threshold
+        )
         self._targets = KeywordTargets(
             self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations, realizations
         )
@@ -303,20 +309,20 @@ class Pipeline:
         failed = prepared.failed or [None] * len(hypotheses)
         copied = prepared.copied or [frozenset()] * len(hypotheses)
         rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed, copied)
-        matching, inflections, threshold = (
-            self.config.matching,
-            self._inflections,
-            self.config.transliteration_threshold,
-        )
-        for index, (targets, missed, counts, hyp, why, latin) in enumerate(rows, first):
-            names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
-            tokens = tokenize(hyp)
-            chosen = match_sentence(targets, tokens, matching, inflections, threshold, names)
+        tokenized = [tokenize(hyp) for hyp in hypotheses]
+        lines = [
+            (targets, tokens, capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None)
+            for targets, tokens, hyp in zip(prepared.targets, tokenized, hypotheses)
+        ]
+        matched = match_lines(lines, self.matching, self._inflections)
+        for index, (targets, missed, counts, hyp, why, latin), tokens, chosen in zip(
+            count(first), rows, tokenized, matched
+        ):
             results: tuple[KeywordResult, ...] = ()
             if details:
                 found = list(missed)  # then the transferred ones replaced
                 for i, cand in chosen.items():
-                    found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end))
+                    found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end), cand.confidence)
                 results = tuple(found)
             # a line the analyzer failed on has no keywords to trace the output to: no words counted
             spans = {with_counted(tokens, c.start, c.end, targets[i].counted) for i, c in chosen.items()}

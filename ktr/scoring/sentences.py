@@ -31,14 +31,17 @@ class KeywordResult(NamedTuple):
     how: str | None  # the matching stage that found it
     span: tuple[int, int] | None  # output token span of the match
     tried: tuple[str, ...] = ()  # other targets: "number 3", "month 3", "sound keullinteon"
+    confidence: float | None = None  # of a stage that weighs evidence (semantic), else None
 
     @property
     def transferred(self) -> bool:
         return self.matched is not None
 
-    def matched_as(self, matched: str, how: str, span: tuple[int, int]) -> KeywordResult:
+    def matched_as(
+        self, matched: str, how: str, span: tuple[int, int], confidence: float | None = None
+    ) -> KeywordResult:
         """This (unmatched) keyword's result once ``matched`` was found at output ``span`` by
-        stage ``how``."""
+        stage ``how`` (with its ``confidence``, if it weighs evidence)."""
         return KeywordResult(
             self.keyword,
             self.equivalents,
@@ -50,6 +53,7 @@ class KeywordResult(NamedTuple):
             how,
             span,
             self.tried,
+            confidence,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,6 +73,7 @@ class KeywordResult(NamedTuple):
             "how": self.how,
             "token_span": list(self.span) if self.span else None,
             "also_tried": list(self.tried),
+            **({"confidence": round(self.confidence, 4)} if self.confidence is not None else {}),
         }
 
 

@@ -32,7 +32,11 @@ def pack(part: Results) -> tuple[Any, ...]:
                 (
                     s.index,
                     *_counts(s),
-                    [(i, k.matched, k.how, k.span) for i, k in enumerate(s.keywords) if k.matched is not None],
+                    [
+                        (i, k.matched, k.how, k.span, k.confidence)
+                        for i, k in enumerate(s.keywords)
+                        if k.matched is not None
+                    ],
                 )
                 for s in results[name]
             ],
@@ -57,8 +61,8 @@ def unpack(packed: tuple[Any, ...]) -> Results:
         # a line's fields, as pack wrote them: its index, its LINE_FIELDS and the matches of its keywords
         for row, (index, *counts, matches) in zip(missed, lines):
             found = list(row)
-            for i, matched, how, span in matches:
-                found[i] = row[i].matched_as(matched, how, span)
+            for i, matched, how, span, confidence in matches:
+                found[i] = row[i].matched_as(matched, how, span, confidence)
             out.append(SentenceResult(index, tuple(found), *counts))
         results[name] = out
     return results, messages

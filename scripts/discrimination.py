@@ -11,9 +11,11 @@ gap between them, of the true translation with the mismatched one appended (``ad
 a gloss salad (each keyword's first three equivalents in source order, with the number of lines where it
 scores above the true translation), then the precision side: precision (output words traced to
 the source) and F of the same outputs, and how many keywords each matching stage credited. Where the set has judged
-keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a second table gives the other side:
+keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a further table gives the other side:
 precision and recall of "transferred" against the readers' judgements, and the judged rate beside
-KTR on the judged lines. Needs the parallel data (skips with a message when the folder is absent).
+KTR on the judged lines; where it has a style set (``tests/data/style/<set>.tsv``: literal, fluent
+and degraded translations, :mod:`ktr.experiments.style`), one more table gives their KTR and F,
+fluent / literal, fluent − degraded and on how many lines the degraded one scores below the fluent. Needs the parallel data (skips with a message when the folder is absent).
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ import yaml  # noqa: E402
 from ktr import Config, Scorer  # noqa: E402
 from ktr.experiments.judged import agreement, read_gold  # noqa: E402
 from ktr.experiments.metaeval import auc, glosses  # noqa: E402
+from ktr.experiments.style import read_style  # noqa: E402
+from ktr.experiments.style import run as style_run  # noqa: E402
 from ktr.textio import read_lines  # noqa: E402
 
 JUDGED = Path(__file__).resolve().parent.parent / "tests" / "data" / "judged"
+STYLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "style"
 
 #: the ablation: each matching stage added in cascade order, then the default without senses.tsv
 DEFAULT_VARIANTS = [
@@ -91,6 +96,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     analyzers: dict[str, object] = {}
     judged: list[str] = []
+    styles: list[str] = []
     precision_side: list[str] = []
     for name in args.sets:
         src = read_lines(args.data / f"{name}.ko")
@@ -139,6 +145,15 @@ def main() -> int:
                 f"{mis.ktr_weighted:.4f} | {names[0]} / {names[1]} | {', '.join(stages)} |",
                 flush=True,
             )
+            if (STYLE / f"{name}.tsv").is_file():
+                figures = style_run(scorer, src, read_style(STYLE / f"{name}.tsv"), f"{name}.tsv").figures()
+                k, f = figures["ktr"], figures["f"]
+                styles.append(
+                    f"| {name} | {vname} | {k['literal']:.4f} | {k['fluent']:.4f} | {k['degraded']:.4f} | "
+                    f"{figures['fluent_over_literal']:.3f} | {figures['fluent_minus_degraded']:.4f} | "
+                    f"{figures['degraded_below_fluent']} / {figures['scored_pairs']} | "
+                    f"{f['literal']:.4f} | {f['fluent']:.4f} | {f['degraded']:.4f} |"
+                )
             if (JUDGED / f"{name}.tsv").is_file():
                 found = agreement(scorer, src, ref, read_gold(JUDGED / f"{name}.tsv"), name, f"{name}.ko")
                 k, sent = found.keyword_agreement(), found.sentence_agreement()
@@ -153,6 +168,13 @@ def main() -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(precision_side))
+    if styles:
+        print(
+            "\n| set | variant | literal KTR | fluent KTR | degraded KTR | fluent / literal | fluent − degraded | "
+            "degraded below fluent (lines) | literal F | fluent F | degraded F |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("\n".join(styles))
     if judged:
         print(
             "\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "

@@ -1,5 +1,6 @@
 """``ktr meta-eval``: KTR, BLEU and chrF on controlled variants of human translations; with
-``--gold``, ktr's keyword decisions against words judged by bilingual readers."""
+``--gold``, ktr's keyword decisions against words judged by bilingual readers; with ``--style``,
+how KTR ranks literal, fluent and degraded translations of the same lines."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="judged keywords of lines of -s/-r (docs/judging.md): report ktr's agreement with them "
         "instead of the variants",
     )
+    p.add_argument(
+        "--style",
+        metavar="FILE",
+        help="literal, fluent and degraded translations of lines of -s (docs/meta-evaluation.md): "
+        "report how KTR ranks them instead of the variants",
+    )
     p.set_defaults(func=run)
 
 
@@ -51,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         check_folder(args.output)
     if args.gold:
         return _agreement(args, files[args.src], files[args.ref])
+    if args.style:
+        return _style(args, files[args.src])
     if len(files[args.src]) < 2:
         raise KtrError(
             f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
@@ -96,3 +105,13 @@ def _agreement(args: argparse.Namespace, sources: list[str], translations: list[
     scorer, failed = _scorer(args)
     result = agreement(scorer, sources, translations, gold, args.gold, args.src)
     return _report(args, report, result, failed())
+
+
+def _style(args: argparse.Namespace, sources: list[str]) -> int:
+    from ktr.experiments.style import read_style
+    from ktr.experiments.style import run as style_run
+    from ktr.reports import style_report as report
+
+    lines = read_style(args.style)
+    scorer, failed = _scorer(args)
+    return _report(args, report, style_run(scorer, sources, lines, args.style), failed())

@@ -3,7 +3,16 @@
 import pytest
 
 from ktr import Config, Scorer
-from ktr.matching.transliteration import english_key, korean_key, romanize, similarity, sound_key
+from ktr.matching.transliteration import (
+    english_key,
+    korean_key,
+    romanize,
+    similarity,
+    sound_key,
+    spoken_english,
+    spoken_korean,
+)
+from tests.conftest import analyzer
 
 
 @pytest.mark.parametrize(
@@ -156,9 +165,46 @@ def test_two_word_names(kiwi):
 
 
 def test_threshold_is_an_option(kiwi):
-    src, out = ["호날두에게 갔다."], ["He went to Ronaldo."]
+    src, out = ["호날두에게 갔다."], ["He went to Donaldo."]
     loose = Scorer(Config(matching=("transliteration",), transliteration_threshold=0.7), analyzer=kiwi)
     strict = Scorer(Config(matching=("transliteration",), transliteration_threshold=1.0), analyzer=kiwi)
-    assert loose.score(src, out).systems[0].sentences[0].keywords[0].transferred  # HNLT ~ LNLT: 0.75
+    assert loose.score(src, out).systems[0].sentences[0].keywords[0].transferred  # HNLT ~ TNLT: 0.75
     assert not strict.score(src, out).systems[0].sentences[0].keywords[0].transferred
     assert "tl:1" in strict.signature.short()
+
+
+# names whose sound keys missed them, by kind, on both analyzers ----------------------------------
+
+NAMES = [
+    # a Portuguese or Brazilian initial r, said h
+    ("호날두가 골을 넣었다.", "Ronaldo scored a goal.", "호날두", "ronaldo"),
+    # 르 before a consonant: an r English spelling does not say
+    ("메르켈 총리가 연설했다.", "Chancellor Merkel gave a speech.", "메르켈", "merkel"),
+    # short names, one consonant sound: said with their vowels
+    ("야후가 회사를 샀다.", "Yahoo bought the company.", "야후", "yahoo"),
+    ("조지 부시 대통령이 말했다.", "President George Bush said.", "조지", "george"),
+    ("루이는 파리에 산다.", "Louis lives in Paris.", "루이", "louis"),
+]
+
+
+@pytest.mark.parametrize("analyzer_name", ["kiwi", "mecab"])
+@pytest.mark.parametrize("source, output, lemma, matched", NAMES, ids=[n[2] for n in NAMES])
+def test_names_of_each_kind_are_found_by_sound(analyzer_name, source, output, lemma, matched):
+    scorer = Scorer(Config(analyzer=analyzer_name), analyzer=analyzer(analyzer_name))
+    (k,) = [k for k in scorer.score([source], [output]).systems[0].sentences[0].keywords if k.keyword.lemma == lemma]
+    assert (k.matched, k.how) == (matched, "transliteration")
+
+
+@pytest.mark.parametrize(
+    "korean, english",
+    [("야후", "Yahoo"), ("조지", "George"), ("루이", "Louis"), ("유미", "Yumi"), ("조지아", "Georgia")],
+)
+def test_short_names_are_said_alike(korean, english):
+    said = spoken_english(english)
+    assert spoken_korean(korean) in (said, said.removesuffix("s"))
+
+
+@pytest.mark.parametrize("korean, english", [("야후", "Yoho"), ("조지", "Judge"), ("루이", "Lewin")])
+def test_short_names_said_otherwise_differ(korean, english):
+    said = spoken_english(english)
+    assert spoken_korean(korean) not in (said, said.removesuffix("s"))

@@ -192,8 +192,9 @@ _ENGLISH_LETTERS = {
     "z": "Z",
 }
 # English sounds Hangul spells two ways: th (스미스 Smith, 토머스 Thomas), soft g (조지 George),
-# z (지퍼 zipper, 재즈 jazz), ch (찰스 Charles, 크리스 Chris)
-_EITHER = {"D": "TS", "G": "KJ", "Z": "SJ", "C": "JK"}
+# z (지퍼 zipper, 재즈 jazz), ch (찰스 Charles, 크리스 Chris), an r starting a word (리처드 Richard,
+# and 호 in Portuguese and Brazilian names, whose initial r is said h: 호날두 Ronaldo, 호마리우 Romario)
+_EITHER = {"D": "TS", "G": "KJ", "Z": "SJ", "C": "JK", "R": "LH"}
 _VOWEL_LETTERS = frozenset("aeiouy")
 _DIGRAPH_CLASS = dict(_ENGLISH_DIGRAPHS)
 #: the units an English word is read in: the first digraph that starts at a position, in the
@@ -241,10 +242,16 @@ def korean_key(word: str) -> str:
             symbols.append("V")
         if _INITIALS[i] == "ㅊ" and v == _EU:
             symbols += ["T", "S"]  # 츠 spells ts/tz: 제츠 Jets, 헤르츠 Hertz
+        elif _INITIALS[i] == "ㄹ" and v == _EU and not f and n + 1 < len(word) and _starts_consonant(word[n + 1]):
+            symbols.append("l")  # 르 before a consonant: an r English may not say (메르켈 Merkel, 마르크스 Marx)
         else:
             symbols.append(initial.strip())
         symbols.append(_FINAL_CLASS[_FINALS[f]])
     return _collapse(symbols)
+
+
+def _starts_consonant(syllable: str) -> bool:
+    return _INITIALS[(ord(syllable) - _BASE) // 588] != "ㅇ"
 
 
 def sound_key(word: str) -> str:
@@ -270,7 +277,9 @@ def english_key(word: str) -> str:
         i = unit.start()
         nxt = w[i + 1 : i + 2]
         final = not nxt or (nxt == "e" and i + 2 == len(w))  # r or re ending the word
-        if c == "r" and (final or nxt not in _VOWEL_LETTERS):
+        if c == "r" and i == 0 and nxt in _VOWEL_LETTERS:
+            symbols.append("R")  # L, or H as Portuguese says it: 호날두 Ronaldo
+        elif c == "r" and (final or nxt not in _VOWEL_LETTERS):
             symbols.append("l" if final or vowel_end else "")  # silent, or optional: 컴퓨터, 오마르 Omar, 가르시아
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
@@ -325,3 +334,71 @@ def similarity(a: str, b: str) -> float:
     if min(la, lb) < 3:
         return 1.0 if distance == 0 else 0.0
     return max(0.0, 1.0 - distance / max(la, lb))
+
+
+# -- short names, said with their vowels -----------------------------------------------------
+# A name with one consonant sound has no sound key (one sound would match too many words); it is
+# compared said with its vowels instead, both sides reduced to the same rough spelling: 야후 and
+# Yahoo are both "yahu", 조지 and George "joj", 루이 and Louis "lui" (a final s may be silent).
+
+_SPOKEN_INITIAL = dict(
+    zip(_INITIALS, ["k", "k", "n", "t", "t", "l", "m", "p", "p", "s", "s", "", "j", "j", "j", "k", "t", "p", "h"])
+)
+_SPOKEN_VOWEL = (
+    "a", "e", "ya", "ye", "o", "e", "yo", "ye", "o", "wa", "we", "we", "yo", "u", "wo", "we", "wi", "yu", "", "ui", "i",
+)  # fmt: skip
+_SPOKEN_FINAL = {"ㄱ": "k", "ㄴ": "n", "ㄹ": "l", "ㅁ": "m", "ㅂ": "p", "ㅇ": "n", "ㅅ": "t"}
+#: English spellings of the sounds the rough spelling writes, the longest first
+_SPOKEN_ENGLISH = (
+    ("oo", "u"), ("ou", "u"), ("ew", "u"), ("ee", "i"), ("ea", "i"), ("ai", "e"), ("ay", "e"), ("ei", "e"),
+    ("oa", "o"), ("au", "o"), ("aw", "o"), ("ph", "p"), ("sh", "s"), ("ch", "j"), ("ck", "k"), ("qu", "k"),
+    ("x", "ks"), ("b", "p"), ("d", "t"), ("f", "p"), ("v", "p"), ("z", "j"), ("q", "k"), ("r", "l"),
+)  # fmt: skip
+_SPOKEN_UNITS = re.compile("|".join(graph for graph, _ in _SPOKEN_ENGLISH if len(graph) > 1) + "|[a-z]")
+
+
+@lru_cache(maxsize=65_536)
+def spoken_korean(word: str) -> str:
+    """A Hangul word's rough spelling with its vowels (야후 → yahu, 조지 → joj, 루이 → lui): a final
+    이 after ㅈ or ㅊ, as Hangul writes a final j sound (조지 George, 브리지 bridge), is not said."""
+    parts = [
+        _SPOKEN_INITIAL[_INITIALS[i]] + _SPOKEN_VOWEL[v] + _SPOKEN_FINAL.get(_FINALS[f], "")
+        for i, v, f in _syllables(word)
+    ]
+    spoken = "".join(parts)
+    if spoken.endswith("ji") and len(spoken) > 2:
+        spoken = spoken[:-1]
+    return _deduplicated(spoken)
+
+
+@lru_cache(maxsize=262_144)
+def spoken_english(word: str) -> str:
+    """An English word's rough spelling, as :func:`spoken_korean` writes a Hangul one: the vowel
+    digraphs said as one vowel (Yahoo → yahu, Louis → luis), a soft c or g (s, j), an r before a
+    consonant or at the end silent, a final e and an e that only softens a g silent (George →
+    joj), an h not before a vowel silent, doubled consonants once."""
+    w = _NOT_LETTERS.sub("", word.lower())
+    out: list[str] = []
+    for unit in _SPOKEN_UNITS.finditer(w):
+        c, i = unit.group(), unit.start()
+        nxt = w[unit.end() : unit.end() + 1]
+        if c == "c":
+            out.append("s" if nxt in ("e", "i", "y") else "k")
+        elif c == "g":
+            out.append("j" if nxt in ("e", "i", "y") else "k")
+        elif c == "r" and (not nxt or nxt not in _VOWEL_LETTERS):
+            continue
+        elif c == "e" and (not nxt and i > 1 or nxt in _VOWEL_LETTERS and w[i - 1 : i] in ("g", "c")):
+            continue  # silent: at the end, or only softening a g or c (George, ocean)
+        elif c == "h" and (not nxt or nxt not in _VOWEL_LETTERS) and i > 0:
+            continue
+        elif c == "y" and i > 0:
+            out.append("i")
+        else:
+            out.append(dict(_SPOKEN_ENGLISH).get(c, c))
+    return _deduplicated("".join(out))
+
+
+def _deduplicated(text: str) -> str:
+    """Letters doubled in a row written once (ll → l)."""
+    return "".join(c for n, c in enumerate(text) if not n or c != text[n - 1])

@@ -19,9 +19,11 @@ class TransliterationStage(Stage):
         """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
         A proper noun matches only words the output writes capitalized (unless it has no capitals), or,
         without a lexicon entry, one lower-case word of the same sound when it is long. A name too short
-        for a sound key matches only its Revised Romanization, letter for letter (유미 Yumi, Yu-mi)."""
-        if targets.spelled:
-            spans = v.spellings.get(targets.spelled, ())
+        for a sound key matches only its Revised Romanization, letter for letter (유미 Yumi, Yu-mi), or a
+        word said as the name is, with its vowels (야후 Yahoo, 조지 George, 루이 Louis)."""
+        if targets.spelled:  # as Revised Romanization spells it, or said as it sounds
+            said = transliterate.spoken_korean(targets.word) if targets.word else ""
+            spans = sorted({*v.spellings.get(targets.spelled, ()), *(v.spoken.get(said, ()) if said else ())})
             return [self.candidate(k, " ".join(v.tokens[s:e]), (s, e)) for s, e in spans]
         if not targets.sound:
             return []

@@ -86,6 +86,18 @@ class SentenceView:
             out.setdefault("".join(self.tokens[start:end]), []).append((start, end))
         return out
 
+    @cached_property
+    def spoken(self) -> dict[str, list[tuple[int, int]]]:
+        """:attr:`spellings` by their rough spelling said with vowels
+        (:func:`~ktr.matching.transliteration.spoken_english`), with a final s and without: a
+        short name may be there (야후 Yahoo, 루이 Louis)."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for text, where in self.spellings.items():
+            said = transliterate.spoken_english(text)
+            for key in {said, said.removesuffix("s")} if len(said) > 2 else {said}:
+                out.setdefault(key, []).extend(where)
+        return out
+
     @staticmethod
     def _by_length(sounds: list[tuple[int, int, str]]) -> SoundGroups:
         out: SoundGroups = {}

@@ -112,6 +112,12 @@ def _synset(number: int) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     return pos, _numbers(hypernyms), _numbers(antonyms)
 
 
+def is_lemma(phrase: str) -> bool:
+    """Whether WordNet lists ``phrase`` (lower case, words joined by spaces) as a lemma: "pick
+    up", "street lamp", "give up"."""
+    return bool(_lemma(phrase))
+
+
 @lru_cache(maxsize=65536)
 def _synsets(word: str) -> frozenset[int]:
     """The synsets of ``word``, or of the base forms WordNet's suffix rules give."""

@@ -15,13 +15,14 @@ For a line, it weighs:
 - **which keywords**: nouns, verbs, adjectives and adverbs with a lexicon entry
   (:data:`ktr.matching.targets.MEANING_CLASSES`); numbers and names have stages of their own,
   pronouns, determiners and bound nouns are mostly grammar.
-- **which words**: spans of one to three tokens nobody took, holding a content word of three
-  letters or more that is not a light verb (make, take, get...), starting and ending on a
-  content word.
+- **which words**: a token nobody took, a content word of three letters or more that is neither
+  a light verb (make, take, get...) nor a name (a word the output writes capitalized, but first);
+  or two or three tokens in a row that WordNet lists as one lemma ("pick up", "street lamp": a
+  phrase that means one thing).
 - **how close**: the cosine of the span to the keyword's lemma (across the two languages) and to
   each of its first :data:`EQUIVALENTS` lexicon equivalents (the lexicon's own anchors in
-  English); the largest. Words are embedded one by one and kept (a corpus has far fewer words
-  than spans); a phrase's vector is the mean of its words'.
+  English); the largest. Each text (a word, a phrase, an equivalent) is embedded once and kept: a
+  corpus has far fewer words than lines.
 - **what WordNet says** (:mod:`ktr.english.relations`) of the span's words and the equivalents:
   an antonym ("loves" for 싫어하다, hate) refuses the span; a synonym, a hypernym or a hyponym
   ("athlete" for 선수, player) adds :data:`RELATED` to the confidence; a sister term and nothing
@@ -40,16 +41,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ktr.english.relations import relation
+from ktr.english.relations import is_lemma, relation
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.matching.assignment import Candidate
 from ktr.matching.stage import Stage
 from ktr.matching.targets import Targets
-from ktr.matching.tracing import CONTRACTION_PIECES, LIGHT_VERBS
+from ktr.matching.tracing import LIGHT_VERBS
 from ktr.matching.view import SentenceView
 
 #: the version of this stage's rules (its constants, the evidence it weighs), in the signature
 VERSION = 1
+#: verbs that are mostly grammar (auxiliaries, light verbs): what an output says for them is
+#: rarely a paraphrase of them, and any content word is as close to them as to anything
+LIGHT = frozenset({"하다", "되다", "있다", "없다", "주다", "보다", "버리다", "지다", "놓다", "두다"})
 #: the share of a line's keywords the lexical stages must have transferred
 GATE = 0.35
 #: the equivalents of an entry the span is compared with: its main senses
@@ -62,18 +66,22 @@ RELATED = 0.25
 NEAREST = 2
 
 
-def spans(tokens: Sequence[str], taken: set[int]) -> list[tuple[int, int]]:
-    """The spans of ``tokens`` the stage may credit: 1 to :data:`LONGEST` tokens nobody took,
-    starting and ending on a content word, one of three letters or more not a light verb."""
+def spans(tokens: Sequence[str], taken: set[int], names: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+    """The spans of ``tokens`` the stage may credit, nobody's yet: a content word of three letters
+    or more, not a light verb nor a name (a word in ``names``, the words the output capitalizes,
+    but for the first); or 2 to :data:`LONGEST` tokens that WordNet lists as one lemma (one
+    meaning) and that hold such a word."""
     found = []
     for i in range(len(tokens)):
+        if i and tokens[i] in names or i + 1 < len(tokens) and tokens[i + 1] == "t":
+            continue  # a name, or the first half of a contraction ("don" of don't)
         for j in range(i + 1, min(i + LONGEST, len(tokens)) + 1):
             if j - 1 in taken:
                 break
-            first, last = tokens[i], tokens[j - 1]
-            if first in FUNCTION_WORDS or last in FUNCTION_WORDS or last in CONTRACTION_PIECES:
-                continue
-            if any(_meaningful(t) for t in tokens[i:j]):
+            words = tokens[i:j]
+            if j - i == 1 and _meaningful(words[0]):
+                found.append((i, j))
+            elif j - i > 1 and any(_meaningful(t) for t in words) and is_lemma(" ".join(words)):
                 found.append((i, j))
     return found
 
@@ -88,27 +96,26 @@ class SemanticStage(Stage):
     name = "semantic"
 
     def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
-        """Every line's keywords still missed against its free spans. The words of all the lines
-        are embedded together, each word once (a span's or an equivalent's vector is the mean of
-        its words'), which a corpus repeats: a word is embedded the first time it is seen."""
+        """Every line's keywords still missed against its free spans. The texts of all the lines
+        are embedded together, each once, and kept: a word is embedded the first time it is seen."""
         asked = [(chosen, q) for chosen, targets, v in lines if (q := _question(chosen, targets, v))]
         if not asked:
             return
         from ktr.embeddings.base import get_embedder
 
-        words = {w for _, q in asked for phrase in (*q.spans, *q.anchors) for w in phrase.split()}
-        vectors = get_embedder(self.matching.embedder).vectors(words)
+        texts = {text for _, q in asked for text in (*q.spans, *q.anchors)}
+        vectors = get_embedder(self.matching.embedder).vectors(texts)
         for chosen, q in asked:
             self._credit(chosen, q, vectors)
 
     def _credit(self, chosen: dict[int, Candidate], q: Question, vectors: dict[str, np.ndarray]) -> None:
         """The spans each keyword of ``q`` reaches with confidence, given out best first."""
         threshold = self.matching.semantic_threshold
-        spans_v = np.stack([_phrase(text, vectors) for text in q.spans])
+        spans_v = np.stack([vectors[text] for text in q.spans])
         offered: list[tuple[float, int, int]] = []
         at = 0
         for k, size in zip(q.keywords, q.sizes):
-            anchors = np.stack([_phrase(text, vectors) for text in q.anchors[at : at + size]])
+            anchors = np.stack([vectors[text] for text in q.anchors[at : at + size]])
             closeness = (anchors @ spans_v.T).max(axis=0)  # per span, the closest anchor
             near = np.flatnonzero(closeness >= threshold - RELATED)
             for n in near[np.argsort(-closeness[near], kind="stable")][:NEAREST]:
@@ -141,11 +148,13 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
     """What the stage asks of a line, or None where it has nothing to ask: no keyword it may
     match is missed, too few keywords were transferred word for word (:data:`GATE`), or no span
     is free."""
-    wanted = [k for k, t in enumerate(targets) if k not in chosen and t.meaning and t.equivalents]
+    wanted = [
+        k for k, t in enumerate(targets) if k not in chosen and t.meaning and t.equivalents and t.meaning not in LIGHT
+    ]
     if not wanted or len(chosen) < GATE * len(targets):
         return None
     taken = {i for c in chosen.values() for i in range(c.start, c.end)}
-    where = spans(v.tokens, taken)
+    where = spans(v.tokens, taken, v.names or frozenset())
     if not where:
         return None
     groups = [[targets[k].meaning, *targets[k].equivalents[:EQUIVALENTS]] for k in wanted]
@@ -156,16 +165,6 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
         [text.casefold() for group in groups for text in group],
         [len(group) for group in groups],
     )
-
-
-def _phrase(text: str, vectors: dict[str, np.ndarray]) -> np.ndarray:
-    """A phrase's vector: its word's, or the mean of its words' scaled to unit length."""
-    words = text.split()
-    if len(words) == 1:
-        return vectors[words[0]]
-    mean: np.ndarray = np.mean([vectors[w] for w in words], axis=0)
-    norm = float(np.linalg.norm(mean))
-    return mean / norm if norm else mean
 
 
 def _confidence(closeness: float, span: str, equivalents: Sequence[str]) -> float:

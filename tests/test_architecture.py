@@ -22,6 +22,7 @@ RANKS = {
     "resources": 0,
     "cache": 0,
     "textio": 0,
+    "controls": 0,
     "progress": 0,
     "sample": 0,
     "korean": 1,

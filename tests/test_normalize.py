@@ -36,7 +36,7 @@ def test_one_spelling(given, expected):
     "given, reported",
     [
         ("방\x00열쇠", "U+0000 NUL"),
-        ("a\x1bb", "U+001B ESC"),
+        ("a\x1b가", "U+001B ESC"),  # an ESC that starts no sequence (ESC b would be one: removed whole)
         ("a\x0bb\x0cc\x1cd\x85e", "U+000B, U+000C, U+001C, U+0085"),
         ("a\ud800b\udc80", "surrogate ×2"),
     ],

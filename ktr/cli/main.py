@@ -1,26 +1,35 @@
 """The ``ktr`` command: one parser with a subcommand per module of this package; errors become
-one-line messages and exit codes (see :mod:`ktr.cli.common`)."""
+one-line messages and exit codes (see :mod:`ktr.cli.common`). Messages show control characters
+escaped (:func:`ktr.controls.shown`): a file name or a line quoted in one cannot drive the
+terminal, nor break the message's line."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import warnings
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from ktr import __version__
 from ktr.cli import keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK
+from ktr.controls import shown
 from ktr.errors import InputWarning, KtrError
 
 #: input warnings printed one by one; the rest are counted (the JSON output lists the first 100,000)
 SHOWN_WARNINGS = 20
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors (exit status 2) show control characters escaped
+    (``unrecognized arguments`` quotes them as given). Subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(shown(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation."
-    )
+    parser = _Parser(prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
     parser.add_argument("--version", action="version", version=f"ktr {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for command in (score, run, keywords, lexicon, meta_eval):
@@ -48,7 +57,7 @@ class _InputWarnings:
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1
         if self.count <= SHOWN_WARNINGS:
-            print(f"ktr: warning: {message}", file=sys.stderr)
+            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)
 
     def close(self) -> None:
         if self.count > SHOWN_WARNINGS:
@@ -76,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except KtrError as exc:
-        print(f"ktr: error: {exc}", file=sys.stderr)
+        print(f"ktr: error: {shown(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("ktr: interrupted", file=sys.stderr)

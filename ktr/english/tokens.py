@@ -4,7 +4,10 @@ Both go through :func:`tokenize`, so an equivalent such as ``department store`` 
 ``well-known`` becomes the token sequence it must match. Digit groups lose their thousands
 separators (``1,000`` → ``1000``); decimals keep their point (``12.3``); dotted abbreviations
 lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``). ``$``, ``€``, ``£``, ``¥``,
-``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent.
+``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent. Terminal
+escape sequences (a colour code, a window title: :data:`ktr.controls.ESCAPE`) are removed whole
+first, as the source's normalization removes them (:mod:`ktr.korean.normalize`); other control
+characters are no word characters, so they separate words as a space does.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+
+from ktr.controls import escape_spans, strip_escapes
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _DOTTED = re.compile(r"\b(?:[^\W\d_]\.){2,}")  # U.S., U.N., e.g.
@@ -33,6 +38,8 @@ _SYMBOL = re.compile("[" + re.escape("".join(_SYMBOLS)) + "]")
 
 def tokenize(text: str) -> tuple[str, ...]:
     """Case-folded word tokens of an English text; currency and percent signs become words."""
+    if not text.isprintable():
+        text = strip_escapes(text)
     text = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # ASCII is NFKC
     text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text)
     text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", text)
@@ -75,7 +82,7 @@ many much more most few fewer less least several enough lot lots
 def capitalized_words(text: str) -> frozenset[str]:
     """Case-folded words written with a capital letter in ``text`` (names, as a rule), and the
     words hyphenated to one (``Nam-su``: nam, su)."""
-    found = _CAPITALIZED.findall(unicodedata.normalize("NFKC", text))
+    found = _CAPITALIZED.findall(unicodedata.normalize("NFKC", strip_escapes(text)))
     return frozenset(part.casefold() for w in found for part in w.split("-"))
 
 
@@ -118,16 +125,18 @@ def token_spans(text: str) -> list[tuple[int, int]] | None:
     """Character spans in ``text`` of the tokens :func:`tokenize` returns, for highlighting.
 
     The steps of :func:`tokenize` are replayed with every character remembering where it came
-    from: normalisation one character (with its combining marks) at a time, then the symbol and
-    dotted-abbreviation rewrites. Where this does not reproduce :func:`tokenize` exactly,
-    ``None`` is returned rather than wrong spans.
+    from: escape sequences removed, normalisation one character (with its combining marks) at a
+    time, then the symbol and dotted-abbreviation rewrites. Where this does not reproduce
+    :func:`tokenize` exactly, ``None`` is returned rather than wrong spans.
     """
+    kept = [0, *(i for span in escape_spans(text) for i in span), len(text)]  # the text between sequences
     pieces: list[str] = []
     origin: list[tuple[int, int]] = []
-    for start, end in _clusters(text):
-        piece = unicodedata.normalize("NFKC", text[start:end]).casefold()
-        pieces.append(piece)
-        origin.extend([(start, end)] * len(piece))
+    for a, b in zip(kept[::2], kept[1::2]):
+        for start, end in _clusters(text[a:b]):
+            piece = unicodedata.normalize("NFKC", text[a + start : a + end]).casefold()
+            pieces.append(piece)
+            origin.extend([(a + start, a + end)] * len(piece))
     folded, origin = _sub_mapped(_SYMBOL, lambda m: _SYMBOLS[m.group()], "".join(pieces), origin)
     folded, origin = _sub_mapped(_DOTTED, lambda m: m.group().replace(".", "") + " ", folded, origin)
     found = list(_TOKEN.finditer(folded))

@@ -20,9 +20,9 @@ import logging
 import signal
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import Any, cast
 
@@ -162,6 +162,7 @@ def start_units(client: Any, factory: Callable[[], Any], engine: Engine) -> str:
 @dataclass(frozen=True)
 class Task:
     """What every task of a run is sent besides its item: the source's name (in warnings),
+    each system's (``outputs``: its file's, in warnings),
     whether to keep each keyword's result, the ``side`` computed beside the results, and the
     shard folder to write them to (None: none)."""
 
@@ -169,6 +170,7 @@ class Task:
     details: bool
     side: Callable[[Stretch], Any] | None
     shards: str | None
+    outputs: Mapping[str, str] = field(default_factory=dict)
 
 
 def _work(plugin: str, item: Stretch | Range | Analysed, task: Task, index: int) -> tuple[Any, Any]:
@@ -179,7 +181,9 @@ def _work(plugin: str, item: Stretch | Range | Analysed, task: Task, index: int)
     analysed = item.analysed if isinstance(item, Analysed) else None
     stretch = read_range(item) if isinstance(item, Range) else item.stretch if isinstance(item, Analysed) else item
     with fewer_gc_pauses():
-        packed = unit.pack(unit.score_stretch(stretch, analysed, name=task.name, details=task.details))
+        packed = unit.pack(
+            unit.score_stretch(stretch, analysed, name=task.name, details=task.details, outputs=task.outputs)
+        )
     extra = task.side(stretch) if task.side is not None else None
     if task.shards is not None:
         write_shard(task.shards, index, stretch.first, packed, extra)
@@ -202,7 +206,7 @@ def run_dask(unit: Unit, items: Iterator[Stretch | Range | Analysed], run: Execu
     yielded in item order and its ``run.side`` handed to ``run.merge`` in the same order."""
     engine = run.engine
     manifest = Manifest(engine.shards, run.plan, engine.resume) if engine.shards else None
-    task = Task(run.name, run.details, run.side, manifest.folder if manifest is not None else None)
+    task = Task(run.name, run.details, run.side, manifest.folder if manifest is not None else None, dict(run.outputs))
     try:
         with _interruptible() as check, connect(engine) as client, _progress(engine, run.plan) as bar:
             plugin = start_units(client, cast(Callable[[], Any], run.factory), engine)

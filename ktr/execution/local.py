@@ -39,7 +39,7 @@ def run_local(
         yield from _ahead(unit, stretches, run, each)
     else:
         for stretch in stretches:
-            part = unit.score_stretch(stretch, name=run.name, details=run.details)
+            part = unit.score_stretch(stretch, name=run.name, details=run.details, outputs=run.outputs)
             each(stretch)
             yield part
 
@@ -55,7 +55,7 @@ def _ahead(
             analysed = analysis.result()
             for s in islice(stretches, 1):
                 pending.append((s, ahead.submit(unit.analyse, s.sources)))
-            part = unit.score_stretch(stretch, analysed, run.name, run.details)
+            part = unit.score_stretch(stretch, analysed, run.name, run.details, run.outputs)
             each(stretch)
             yield part
 
@@ -79,6 +79,6 @@ def _streamed(
         for first in analyses:
             step = queued.popleft()
             analysed = [first, *islice(analyses, len(step.sources) - 1)]
-            part = unit.score_stretch(step, analysed, run.name, run.details)
+            part = unit.score_stretch(step, analysed, run.name, run.details, run.outputs)
             each(step)
             yield part

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ktr.errors import ConfigError
@@ -58,13 +58,15 @@ class Engine:
 @dataclass(frozen=True)
 class Execution:
     """How a corpus's stretches are run, which travels together from the scorer to the engine:
-    ``name`` (the source's, in input warnings), ``details`` (keep each keyword's result, else a
+    ``name`` (the source's, in input warnings), ``outputs`` (each system's, its file's, in input
+    warnings), ``details`` (keep each keyword's result, else a
     line's counts only), the ``engine``, the local worker ``processes``, the ``factory`` that
     builds a worker's own unit of work (picklable), the ``plan`` a shard manifest records of the
     run, and ``side``, computed from every stretch where it is scored and handed to ``merge``
     here, in line order (ktr sums BLEU's and chrF's statistics this way)."""
 
     name: str = "source"
+    outputs: Mapping[str, str] = field(default_factory=dict)
     details: bool = True
     engine: Engine = Engine()
     processes: int = 1

@@ -35,7 +35,7 @@ def run_processes(
     if len(first) < 2:  # one stretch: not worth starting a worker
         yield from run_local(unit, iter(first), run, each)
         return
-    name, details = run.name, run.details
+    name, details, outputs = run.name, run.details, dict(run.outputs)
     numbered = enumerate(chain(first, stretches))
     workers = run.processes - 1
     parts: dict[int, Scored] = {}  # scored, not yet yielded
@@ -51,11 +51,11 @@ def run_processes(
         more = True
         while more or pending:
             for i, s in islice(numbered, max(0, 2 * workers - len(pending))):  # keep workers fed
-                pending[pool.submit(_work, s.first, s.sources, s.systems, name, details)] = i
+                pending[pool.submit(_work, s.first, s.sources, s.systems, name, details, outputs)] = i
                 each(s)
             mine = next(numbered, None) if more else None
             if mine is not None:  # the parent scores one stretch itself
-                parts[mine[0]] = unit.score_stretch(mine[1], name=name, details=details)
+                parts[mine[0]] = unit.score_stretch(mine[1], name=name, details=details, outputs=outputs)
                 each(mine[1])
                 done = [f for f in pending if f.done()]
             else:
@@ -88,8 +88,17 @@ def _start(factory: Callable[[], Unit]) -> None:
     _unit = factory()
 
 
-def _work(first: int, sources: Sequence[str], systems: Mapping[str, Sequence[str]], name: str, details: bool) -> Any:
+def _work(
+    first: int,
+    sources: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    name: str,
+    details: bool,
+    outputs: Mapping[str, str],
+) -> Any:
     if _unit is None:
         raise KtrError("worker used before start-up")
     with fewer_gc_pauses():
-        return _unit.pack(_unit.score_stretch(Stretch(first, sources, systems), name=name, details=details))
+        return _unit.pack(
+            _unit.score_stretch(Stretch(first, sources, systems), name=name, details=details, outputs=outputs)
+        )

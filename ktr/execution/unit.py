@@ -64,9 +64,15 @@ class Unit(Protocol):
         generator, closed when the caller stops early."""
 
     def score_stretch(
-        self, stretch: Stretch, analysed: Sequence[Any] | None = None, name: str = "source", details: bool = True
+        self,
+        stretch: Stretch,
+        analysed: Sequence[Any] | None = None,
+        name: str = "source",
+        details: bool = True,
+        outputs: Mapping[str, str] | None = None,
     ) -> Scored:
-        """A stretch scored, from its analyses if given."""
+        """A stretch scored, from its analyses if given; its warnings name the source ``name``
+        and each system by its name in ``outputs`` (its file)."""
 
     def pack(self, part: Scored) -> Any:
         """A stretch's results as plain data that pickles fast (for worker processes)."""

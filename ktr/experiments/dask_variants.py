@@ -46,11 +46,16 @@ def variant_pipeline(config: Config, analyzer: str, tagset: str, version: str) -
 
 
 def score_variant(
-    scorer: Scorer, sources: list[str], outputs: dict[str, list[str]], name: str, engine: Engine
+    scorer: Scorer,
+    sources: list[str],
+    outputs: dict[str, list[str]],
+    name: str,
+    engine: Engine,
+    files: dict[str, str] | None = None,
 ) -> list[SystemResult]:
     """Every system's result for the variant of ``scorer`` (whose analyzer holds the source's
-    analyses), scored on the engine's cluster; input warnings, naming ``name`` and the line, go
-    out through :mod:`warnings` in line order."""
+    analyses), scored on the engine's cluster; input warnings, naming ``name`` (the source) or a
+    system's file in ``files`` and the line, go out through :mod:`warnings` in line order."""
     size = task_lines(len(sources))
     items = (Analysed(s, scorer.pipeline.analyse(s.sources)) for s in sliced(sources, outputs, [], size))
     a = scorer.analyzer
@@ -58,6 +63,7 @@ def score_variant(
     messages: list[str] = []
     run = Execution(
         name=name,
+        outputs=files or {},
         engine=dataclasses.replace(engine, shards=None, resume=False, announce=None),
         factory=partial(variant_pipeline, scorer.config, a.name, a.tagset, a.version),
         plan={"lines": len(sources)},

@@ -299,10 +299,14 @@ def _variants(
             scorer = Scorer(config, analyzer=analyzer, lexicon=lexicons.get(config.lexicons))
             lexicons[config.lexicons] = scorer.lexicon
             if analysis.engine is not None and analysis.distributed:  # each stretch of every system on the cluster
-                systems = score_variant(scorer, sources, outputs, str(exp.data.source), analysis.engine)
+                named = {name: str(path) for name, path in exp.data.systems.items()}
+                systems = score_variant(scorer, sources, outputs, str(exp.data.source), analysis.engine, named)
             else:
                 prepared = scorer.prepare(sources, str(exp.data.source))
-                systems = [scorer.score_prepared(prepared, name, lines) for name, lines in outputs.items()]
+                systems = [
+                    scorer.score_prepared(prepared, name, lines, output_name=str(exp.data.systems[name]))
+                    for name, lines in outputs.items()
+                ]
             bar.update(len(outputs))
         resampling = Resampling(exp.compare.resamples, exp.compare.seed) if exp.compare.resamples else None
         variants.append(VariantRun(vname, config, scorer.metric.signature(resampling), systems))

@@ -4,10 +4,12 @@ Analyzers disagree on text that is the same to a reader, and some fail on charac
 words at all (see docs/input-handling.md). Every source line therefore goes through
 :func:`normalize_source` first, so each analyzer sees the same, clean spelling:
 
-1. C0 and C1 control characters (NUL, ESC, ``\\x0b``, ``\\x85``…) become a space and are reported
-   (mecab-ko stops reading at a NUL; KoNLPy's Hannanum drops text after ``\\x0b``). A terminal
-   colour code (``\\x1b[31m``) is removed whole and reported as its ESC. Tab is ordinary
-   whitespace and is not reported.
+1. A terminal escape sequence (a colour ``\\x1b[31m``, a window title ``\\x1b]0;…\\x07``, any
+   other: :data:`ktr.controls.ESCAPE`) is removed whole and reported once, as its ESC (or C1
+   introducer). Other C0 and C1 control characters (NUL, ``\\x0b``, ``\\x85``…) become a space and
+   are reported (mecab-ko stops reading at a NUL; KoNLPy's Hannanum drops text after ``\\x0b``).
+   Tab is ordinary whitespace and is not reported. Output lines are cleaned the same way
+   (:mod:`ktr.english.tokens`).
 2. Surrogate code points (only possible through the Python API, e.g. text decoded with
    ``errors="surrogateescape"``) become a space and are reported: they are not text.
 3. Every other kind of whitespace (U+2028, no-break and ideographic spaces…) becomes a space;
@@ -34,6 +36,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from ktr.controls import cleaned_note, escape_spans, removed
+
 # Compatibility jamo, in the order of Unicode's syllable formula (initial, medial, final).
 _CHO = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
 _JUNG = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
@@ -56,7 +60,6 @@ _EMOJI_RANGES = (
 )
 
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # terminal escape (CSI) sequences
 _PLAIN = re.compile(r"[ -~\uac00-\ud7a3]*")
 #: printable characters that a step above still changes: jamo, full-width ASCII, emoji parts
 _CHANGED = re.compile(
@@ -67,11 +70,6 @@ _CHANGED = re.compile(
 
 def _is_emoji(code: int) -> bool:
     return any(lo <= code <= hi for lo, hi in _EMOJI_RANGES)
-
-
-def _describe(ch: str) -> str:
-    name = {"\x00": "NUL", "\x1b": "ESC", "\x7f": "DEL"}.get(ch, "")
-    return f"U+{ord(ch):04X}{' ' + name if name else ''}"
 
 
 @dataclass(frozen=True)
@@ -101,8 +99,7 @@ class Normalized:
         """What was replaced that the user should hear about, or None."""
         if not self.removed:
             return None
-        what = ", ".join(f"{d} ×{n}" if n > 1 else d for d, n in self.removed)
-        return f"cleaned {sum(n for _, n in self.removed)} control or surrogate character(s) before analysis ({what})"
+        return cleaned_note(self.removed, "analysis")
 
 
 def normalize_source(line: str) -> Normalized:
@@ -122,18 +119,15 @@ def _clean(line: str) -> tuple[list[str], list[tuple[int, int]], Counter[str]]:
     """Steps 1-5: one character at a time."""
     chars: list[str] = []
     spans: list[tuple[int, int]] = []
-    reported: Counter[str] = Counter()
-    escaped = {i for m in _ANSI.finditer(line) for i in range(m.start(), m.end())}
+    escaped = {i for a, b in escape_spans(line) for i in range(a, b)}
     for i, ch in enumerate(line):
+        if i in escaped:
+            continue
         code = ord(ch)
         cat = unicodedata.category(ch)
-        if i in escaped:
-            reported.update([_describe(ch)] if ch == "\x1b" else [])
-            continue
         if ch == "\t" or (cat != "Cc" and ch.isspace()):
             out = " "
         elif cat in ("Cc", "Cs"):
-            reported["surrogate" if cat == "Cs" else _describe(ch)] += 1
             out = " "
         elif cat == "Cf":
             continue
@@ -145,7 +139,7 @@ def _clean(line: str) -> tuple[list[str], list[tuple[int, int]], Counter[str]]:
             out = ch
         chars.append(out)
         spans.append((i, i + 1))
-    return chars, spans, reported
+    return chars, spans, removed(line)
 
 
 def _starts_segment(ch: str) -> bool:

@@ -1,4 +1,8 @@
-"""``ktr score --explain``: per sentence, each keyword, what it could match, what matched and how."""
+"""``ktr score --explain``: per sentence, each keyword, what it could match, what matched and how.
+
+Lines and names from the input are shown with their control characters escaped
+(:func:`ktr.controls.shown`): an escape sequence in a line is printed as text, never obeyed.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ktr.controls import shown
 from ktr.english.tokens import tokenize
 
 if TYPE_CHECKING:
@@ -65,21 +70,21 @@ def as_explain(report: Report, sources: Sequence[str], outputs: Mapping[str, Seq
             score = "-" if seg.score is None else f"{seg.score:.2f}"
             precision = "-" if seg.precision is None else f"{seg.precision:.2f}"
             lines.append(
-                f"── {system.name} · sentence {seg.index + 1} · KTR {score} "
+                f"── {shown(system.name)} · sentence {seg.index + 1} · KTR {score} "
                 f"({seg.transferred} of {seg.counted} keywords) · precision {precision} "
                 f"({seg.traced} of {seg.content} content words traced)"
             )
-            lines.append(f"source  {sources[seg.index]}")
-            lines.append(f"output  {hyps[seg.index]}")
+            lines.append(f"source  {shown(sources[seg.index])}")
+            lines.append(f"output  {shown(hyps[seg.index])}")
             tokens = tokenize(hyps[seg.index])
             rows = [("keyword", "class", "equivalents tried", "matched", "how")]
             for k in seg.keywords:
                 rows.append(
-                    (
-                        f"{k.keyword.lemma}/{k.keyword.tag}",
+                    (  # shown: a lexicon's text could hold control characters too
+                        shown(f"{k.keyword.lemma}/{k.keyword.tag}"),
                         k.keyword.cls,
-                        _tried_text(k),
-                        _matched(k, tokens),
+                        shown(_tried_text(k)),
+                        shown(_matched(k, tokens)),
                         _how(k),
                     )
                 )

@@ -1,11 +1,14 @@
 """The formats of ``ktr score``'s report: a text table for people, JSON for machines, TSV for
-spreadsheets (their rows and columns laid out once, in :mod:`ktr.scoring.layout`)."""
+spreadsheets (their rows and columns laid out once, in :mod:`ktr.scoring.layout`). The text
+table and the TSV show control characters escaped (:func:`ktr.controls.shown`: a system named
+after a file whose name holds ``\\x1b`` shows it so); JSON escapes them as JSON does."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from ktr.controls import shown
 from ktr.scoring.corpus import Report
 from ktr.scoring.layout import TSV_COLUMNS, cell, sentence_rows, systems_table
 
@@ -24,7 +27,7 @@ def as_json(report: Report, sentences: bool = False, extra: dict[str, Any] | Non
 
 def as_text(report: Report, sentences: bool = False) -> str:
     header, body = systems_table([s.summary() for s in report.systems], report.headline)
-    rows = [header, *body]
+    rows = [header, *(tuple(shown(c) for c in row) for row in body)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for n, row in enumerate(rows):
@@ -61,7 +64,7 @@ def as_tsv(report: Report) -> str:
     out = ["\t".join(header for header, _ in TSV_COLUMNS)]
     for s in report.systems:
         for row in sentence_rows(s.name, s.beta, s.sentences):
-            out.append("\t".join(cell(name, row[name]) for _, name in TSV_COLUMNS))
+            out.append("\t".join(shown(cell(name, row[name])) for _, name in TSV_COLUMNS))
     return "\n".join(out) + "\n"
 
 
@@ -74,12 +77,12 @@ def estimates_text(report: Report) -> list[str]:
     header = ["system"] + [h for metric in estimates for h in metric_header(metric, True, paired)]
     rows = []
     for i, s in enumerate(report.systems):
-        row = [s.name + (" (baseline)" if paired and i == 0 else "")]
+        row = [shown(s.name) + (" (baseline)" if paired and i == 0 else "")]
         for metric, found in estimates.items():
             row += metric_cells(found[i], metric, True, paired)
         rows.append(row)
     signature = report.signature
     note = f"95% confidence intervals from {signature.resamples} bootstrap resamples (seed {signature.seed})"
     if paired:
-        note += f"; p: paired bootstrap test against {report.systems[0].name}, * where p < 0.05"
+        note += f"; p: paired bootstrap test against {shown(report.systems[0].name)}, * where p < 0.05"
     return [note, *layout(Table(header, rows))]

@@ -14,6 +14,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from ktr import __version__
+from ktr.controls import shown
 from ktr.english.tokens import token_spans
 from ktr.experiments.runner import class_rates, histogram
 from ktr.reports import svg
@@ -131,7 +132,7 @@ def _differences(run: Run) -> str:
             items = "".join(
                 f'<li><a href="#" data-goto="{d.index}" data-variant="{escape(v.name)}">line {d.index + 1}</a> '
                 f"{escape(run.baseline)} {num(d.baseline_score)} → {escape(name)} {num(d.score)} "
-                f"({signed(d.delta)}): {escape(run.sources[d.index])}"
+                f"({signed(d.delta)}): {escape(shown(run.sources[d.index]))}"
                 + (f' <span class="gain">+ {escape(" ".join(d.gained))}</span>' if d.gained else "")
                 + (f' <span class="loss">− {escape(" ".join(d.lost))}</span>' if d.lost else "")
                 + "</li>"

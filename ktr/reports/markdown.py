@@ -1,9 +1,18 @@
-"""report.md: the tables of the run, readable as plain text and rendered by any Markdown viewer."""
+"""report.md: the tables of the run, readable as plain text and rendered by any Markdown viewer.
+
+Text from the input (a source line, an output line, a reason a line failed) is written as text:
+its control characters escaped (``\\x1b``, ``\\x0d``: :func:`ktr.controls.shown`, so a carriage
+return cannot split a table row), ``&``, ``<`` and ``>`` as HTML entities (a ``<script>`` in a
+line is shown, never run, in a viewer that renders HTML), ``\\`` and ``|`` escaped as Markdown
+escapes them.
+"""
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
+from ktr.controls import shown
 from ktr.reports.run_tables import (
     Table,
     classes_table,
@@ -19,8 +28,13 @@ if TYPE_CHECKING:
     from ktr.experiments.runner import Run
 
 
+def _text(text: str) -> str:
+    """Text from the input, as Markdown shows it as text (see the module docstring)."""
+    return escape(shown(text), quote=False).replace("\\", "\\\\")
+
+
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return _text(text).replace("|", "\\|")
 
 
 def _table(table: Table) -> list[str]:
@@ -41,7 +55,7 @@ def markdown(run: Run) -> str:
         out += ["", f"Signature: `{v.signature.short()}`", ""]
         note = failed_note(v)
         if note:
-            out += [f"**{note[0]}**", ""] + [f"- {line}" for line in note[1:]] + [""]
+            out += [f"**{note[0]}**", ""] + [f"- {_text(line)}" for line in note[1:]] + [""]
     if run.metric_signatures:
         out += ["Signatures: " + "; ".join(f"{k} `{s}`" for k, s in run.metric_signatures.items()), ""]
     if len(run.variants) > 1:

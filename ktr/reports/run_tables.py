@@ -1,7 +1,9 @@
 """What every report format shares: the rows of the systems table and how numbers are written.
 
 The tables are built once here from :class:`~ktr.experiments.runner.Run` (as plain strings), and the text,
-Markdown and HTML writers only lay them out, so the three always agree.
+Markdown and HTML writers only lay them out, so the three always agree. Text from the input in
+them (why a line failed) shows its control characters escaped (:func:`ktr.controls.shown`); the
+Markdown and HTML writers escape markup.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ktr.controls import shown
 from ktr.errors import InputError
 from ktr.scoring.layout import num as num  # how every report writes a score (the report modules import it here)
 
@@ -124,7 +127,7 @@ def failed_note(variant: VariantRun) -> list[str]:
     if not variant.failed:
         return []
     lines = [f"NOT SCORED: {len(variant.failed)} sentence(s) on which the analyzer failed:"]
-    lines += [f"line {n}: {why}" for n, why in variant.failed[:SHOWN_FAILED]]
+    lines += [f"line {n}: {shown(why)}" for n, why in variant.failed[:SHOWN_FAILED]]
     if len(variant.failed) > SHOWN_FAILED:
         lines.append(f"and {len(variant.failed) - SHOWN_FAILED} more (results.json lists all under failed_lines)")
     return lines

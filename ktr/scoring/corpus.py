@@ -224,7 +224,7 @@ class Report:
     sacrebleu: dict[str, str] | None = None
     #: bootstrap estimates per metric, one per system (``ktr score --confidence/--paired-bs``)
     estimates: dict[str, list[Estimate]] | None = None
-    warnings: list[str] = field(default_factory=list)  # changed or failed source lines, file:line first
+    warnings: list[str] = field(default_factory=list)  # cleaned or failed lines, file:line first
     warnings_not_kept: int = 0  # the warnings after the first kept ones (ktr.scoring.scorer.KEPT_WARNINGS)
     #: BLEU and chrF as scored, with each sentence's statistics if kept (``statistics=True``);
     #: a :class:`~ktr.scoring.reference.ReferenceScores`

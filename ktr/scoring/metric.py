@@ -33,7 +33,7 @@ from ktr.matching.tracing import RULES as TRACING
 from ktr.scoring.corpus import Totals
 from ktr.scoring.formula import Aggregation, Scores
 from ktr.scoring.layout import num
-from ktr.scoring.pipeline import Pipeline
+from ktr.scoring.pipeline import Pipeline, output_warnings
 from ktr.scoring.preflight import check
 from ktr.scoring.reference import ReferenceScores
 from ktr.scoring.sentences import KeywordResult, SentenceResult
@@ -217,13 +217,14 @@ class KTR:
 
     def score_lines(self, sources: Sequence[str], hypotheses: Sequence[str]) -> list[SentenceResult]:
         """Each output line's result (its statistics and its keywords'); input warnings (lines
-        changed or not analysed) go out through :mod:`warnings` (category InputWarning)."""
+        changed or not analysed; an output line is named ``hypothesis``) go out through
+        :mod:`warnings` (category InputWarning)."""
         if isinstance(sources, str) or isinstance(hypotheses, str):
             raise InputError("sources and hypotheses are lists of lines, not strings")
         if len(sources) != len(hypotheses):
             raise InputError(f"line counts differ: {len(sources)} sources, {len(hypotheses)} hypotheses")
         prepared = self.pipeline.prepare_analysed(self.pipeline.analyse(sources))
-        for message in prepared.warnings:
+        for message in prepared.with_outputs(output_warnings(hypotheses, "hypothesis")):
             warnings.warn(message, InputWarning, stacklevel=3)
         return self.pipeline.match_lines(prepared, hypotheses)
 

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import count
 
 from ktr.config import Config
+from ktr.controls import cleaned_note, removed
 from ktr.english.tokens import capitalized_words, tokenize
 from ktr.execution.unit import Scored, Stretch, fewer_gc_pauses
 from ktr.korean.analyzers import Analyzer
@@ -57,6 +58,26 @@ class Prepared:
     #: per line: the words the source writes in Latin letters (names, acronyms: "CNN", "Judy"),
     #: which an output that copies them traces to the source
     copied: list[frozenset[str]] = field(default_factory=list)
+    warned: list[int] = field(default_factory=list)  # per warning: the line it names
+    first_line: int = 1  # the number of the first line, in warnings
+
+    def with_outputs(self, notes: Sequence[tuple[int, str]]) -> list[str]:
+        """The source's warnings and ``notes`` (:func:`output_warnings`), in line order (on one
+        line, the source's first)."""
+        if not notes:
+            return self.warnings
+        ordered = sorted([*zip(self.warned, self.warnings), *notes], key=lambda note: note[0])
+        return [message for _, message in ordered]
+
+
+def output_warnings(hypotheses: Sequence[str], name: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """(line, warning) for each output line that matching sees cleaned of escape sequences or
+    control characters (:mod:`ktr.controls`), naming ``name`` and the line."""
+    return [
+        (n, f"{name}:{n}: {cleaned_note(found, 'matching')}")
+        for n, line in enumerate(hypotheses, first_line)
+        if not line.isprintable() and (found := removed(line))
+    ]
 
 
 #: what the number stage's keys stand for (:func:`ktr.matching.numbers.korean_keys`)
@@ -210,14 +231,23 @@ class Pipeline:
         analysed: Sequence[tuple[Normalized, LineAnalysis]] | None = None,
         name: str = "source",
         details: bool = True,
+        outputs: Mapping[str, str] | None = None,
     ) -> Scored:
         """One stretch analysed (unless ``analysed`` is given), prepared and matched against every
-        system: per system its lines' results, and the stretch's input warnings (naming ``name``).
-        Without ``details`` the results keep their counts but not their keywords' results."""
+        system: per system its lines' results, and the stretch's input warnings in line order
+        (naming ``name`` for the source, and for a system its name in ``outputs``, its file, or
+        else the system's own name). Without ``details`` the results keep their counts but not
+        their keywords' results."""
         first = stretch.first
         prepared = self.prepare_analysed(analysed or self.analyse(stretch.sources), name, first + 1)
         found = {system: self.match_lines(prepared, lines, first, details) for system, lines in stretch.systems.items()}
-        return found, prepared.warnings
+        names = outputs or {}
+        notes = [
+            note
+            for system, lines in stretch.systems.items()
+            for note in output_warnings(lines, names.get(system, system), first + 1)
+        ]
+        return found, prepared.with_outputs(notes)
 
     pack = staticmethod(transport.pack)
     unpack = staticmethod(transport.unpack)
@@ -235,7 +265,8 @@ class Pipeline:
             for n, (_, a) in enumerate(analysed, first_line)
             if a.failed
         ]
-        messages = [f"{name}:{n}: {note}" for n, note in sorted(notes, key=lambda note: note[0])]
+        notes.sort(key=lambda note: note[0])
+        messages = [f"{name}:{n}: {note}" for n, note in notes]
         keywords, lookups, targets, missed, counts = [], [], [], [], []
         for norm, analysis in analysed:
             kws, units = self._keywords(norm, analysis)
@@ -263,7 +294,9 @@ class Pipeline:
             missed.append(unmatched)
             counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched), frozenset(if_matched)))
         copied = [latin_words(norm.text) for norm, _ in analysed]
-        return Prepared(keywords, lookups, targets, missed, counts, [a.failed for _, a in analysed], messages, copied)
+        failed = [a.failed for _, a in analysed]
+        warned = [n for n, _ in notes]
+        return Prepared(keywords, lookups, targets, missed, counts, failed, messages, copied, warned, first_line)
 
     def _known_word(self, k: Keyword) -> tuple[Lookup | None, Targets, KeywordResult, float | None]:
         """A keyword's look-up, targets, unmatched result and weight, worked out once per word

@@ -35,7 +35,7 @@ from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.scoring.corpus import PerLine, Report, SystemResult, Totals
 from ktr.scoring.metric import KTR
-from ktr.scoring.pipeline import Pipeline, Prepared
+from ktr.scoring.pipeline import Pipeline, Prepared, output_warnings
 from ktr.scoring.preflight import check
 from ktr.scoring.reference import ReferenceScores, SystemStatistics, stretch_statistics
 from ktr.scoring.sentences import SentenceResult
@@ -180,13 +180,20 @@ class Scorer:
         for n, (lines,) in enumerate(aligned([src], size)):
             yield self.prepare(lines, src.name, n * size + 1)
 
-    def score_prepared(self, prepared: Prepared, name: str, hypotheses: Sequence[str]) -> SystemResult:
-        """One system's result on a prepared source (:meth:`prepare`)."""
+    def score_prepared(
+        self, prepared: Prepared, name: str, hypotheses: Sequence[str], *, output_name: str | None = None
+    ) -> SystemResult:
+        """One system's result on a prepared source (:meth:`prepare`). With ``output_name`` (the
+        output's file), each output line cleaned of escape sequences or control characters is
+        reported through :mod:`warnings` (category InputWarning), naming it and the line."""
         if len(hypotheses) != len(prepared.keywords):
             raise InputError(
                 f"line counts differ: source has {len(prepared.keywords)} lines, "
                 f"{name} has {len(hypotheses)}; nothing was scored"
             )
+        if output_name is not None:
+            for _, message in output_warnings(hypotheses, output_name, prepared.first_line):
+                warnings.warn(message, InputWarning, stacklevel=2)
         with fewer_gc_pauses():
             sentences = self.pipeline.match_lines(prepared, hypotheses)
         return SystemResult(name, sentences, self.metric.how)
@@ -202,7 +209,8 @@ class Scorer:
     ) -> Report:
         """Score one or more systems. ``hypotheses`` is a list of lines or a name → lines map;
         ``references`` (optional) is a list of reference streams, each as long as ``sources``.
-        ``source_name`` names the source in warnings and errors (the CLI passes the file name).
+        ``source_name`` names the source in warnings and errors (the CLI passes the file name), a
+        system's name its output.
         ``options``: what the run keeps and adds (:class:`RunOptions`)."""
         options = options or RunOptions()
         if isinstance(hypotheses, Mapping):
@@ -258,7 +266,7 @@ class Scorer:
         files = inputs.files
         sizes = [getattr(f, "offsets", [None])[-1] for f in files]  # bytes, where known
         plan = self._plan([(f.name, f.lines, n) for f, n in zip(files, sizes)], list(outs), len(refs), size, options)
-        run = self._execution(src.name, options, plan)
+        run = self._execution(src.name, options, plan, {system: f.name for system, f in outs.items()})
         indexed = [f for f in files if isinstance(f, IndexedFile)] if self.engine.distributed else []
         if len(indexed) == len(files):  # the workers read their lines
             found = ranges(indexed[0], dict(zip(outs, indexed[1:])), indexed[len(outs) + 1 :], size)
@@ -295,10 +303,14 @@ class Scorer:
             "lines": inputs[0][1],
         }
 
-    def _execution(self, name: str, options: RunOptions, plan: Any) -> Execution:
-        """How this scorer runs stretches: its engine, its processes, each building its own pipeline."""
+    def _execution(
+        self, name: str, options: RunOptions, plan: Any, outputs: Mapping[str, str] | None = None
+    ) -> Execution:
+        """How this scorer runs stretches: its engine, its processes, each building its own
+        pipeline; warnings name the source ``name`` and each system's file in ``outputs``."""
         return Execution(
             name=name,
+            outputs=dict(outputs or {}),
             details=options.details,
             engine=self.engine,
             processes=self.processes,

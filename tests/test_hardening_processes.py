@@ -10,6 +10,7 @@ test instead of the machine.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -86,3 +87,59 @@ def test_compare_resamples_past_the_limit_are_refused_before_the_run(tmp_path):
     proc = bounded("run", config, "-q", "-o", tmp_path / "out")
     error_line(proc, f"{config}: compare.resamples: must be at most {MAX_RESAMPLES}, got {10**9}")
     assert not (tmp_path / "out").exists()
+
+
+# 6. inputs that never end ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def texts(tmp_path):
+    p = sample_paths()
+    return {"src": p["source"], "hyp": p["fluent"], "ref": p["reference"], "out": tmp_path / "out"}
+
+
+COMMANDS = {
+    "score -s": ["score", "-s", "{bad}", "-t", "{hyp}"],
+    "score -t": ["score", "-s", "{src}", "-t", "{bad}"],
+    "score -r": ["score", "-s", "{src}", "-t", "{hyp}", "-r", "{bad}"],
+    "keywords": ["keywords", "-s", "{bad}"],
+    "lexicon coverage": ["lexicon", "coverage", "-s", "{bad}"],
+    "meta-eval -s": ["meta-eval", "-s", "{bad}", "-r", "{ref}", "-o", "{out}"],
+    "meta-eval -r": ["meta-eval", "-s", "{src}", "-r", "{bad}", "-o", "{out}"],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_character_device_is_refused_by_every_command(command, texts):
+    args = [a.format(bad="/dev/zero", **texts) for a in COMMANDS[command]]
+    error_line(
+        bounded(*args, timeout=60),
+        "/dev/zero: is a character device, expected a regular file (or - for standard input)",
+    )
+
+
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path, texts):
+    fifo = tmp_path / "source.ko"
+    os.mkfifo(fifo)
+    error_line(
+        bounded("score", "-s", fifo, "-t", texts["hyp"], timeout=60),
+        f"{fifo}: is a pipe, expected a regular file (or - for standard input)",
+    )
+
+
+def test_endless_standard_input_is_refused_at_the_line_limit(texts):
+    with open("/dev/zero", "rb") as zeros:
+        proc = bounded("score", "-s", texts["src"], "-t", "-", stdin=zeros, timeout=60)
+    error_line(proc, f"-:1: a line longer than {MAX_LINE_BYTES} bytes: expected one sentence per line")
+
+
+def test_a_long_line_on_standard_input_below_the_limit_is_read(tmp_path, texts):
+    """The limit is far above any sentence: a line of 100,000 characters on standard input scores."""
+    src = tmp_path / "one.ko"
+    src.write_text("학생이 책을 읽었다\n", encoding="utf-8")
+    with open(tmp_path / "one.en", "w", encoding="utf-8") as out:
+        out.write("the student read a book " * 4000 + "\n")
+    with open(tmp_path / "one.en", "rb") as stdin:
+        proc = bounded("score", "-s", src, "-t", "-", "-f", "json", stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["systems"][0]["ktr"] == 1.0

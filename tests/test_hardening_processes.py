@@ -23,6 +23,7 @@ from ktr.sample import paths as sample_paths
 from ktr.scoring.significance import Resampling, bootstrap, mean_statistic
 from tests.conftest import ROOT
 from tests.test_cli import assert_clean_error
+from tests.test_commands import ktr as ktr_here
 
 #: the documented limits
 MAX_RESAMPLES = 1_000_000
@@ -143,3 +144,30 @@ def test_a_long_line_on_standard_input_below_the_limit_is_read(tmp_path, texts):
         proc = bounded("score", "-s", src, "-t", "-", "-f", "json", stdin=stdin)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["systems"][0]["ktr"] == 1.0
+
+
+# 6. --jobs past the cores --------------------------------------------------------------------------
+
+
+def test_jobs_past_the_cores_are_capped_with_one_warning(capsys):
+    p = sample_paths()
+    args = ["score", "-s", p["source"], "-t", p["fluent"], "-a", "mecab", "-f", "json"]
+    code, one, err = ktr_here(capsys, *args)
+    assert (code, err) == (0, "")
+    code, capped, err = ktr_here(capsys, *args, "--jobs", CORES + 3)
+    assert err == f"ktr: warning: --jobs {CORES + 3} is more than the {CORES} cores available: using {CORES}\n"
+    assert code == 0 and json.loads(capped) == json.loads(one)
+    code, _, err = ktr_here(capsys, *args, "--jobs", CORES)  # as many as there are: no warning
+    assert (code, err) == (0, "")
+
+
+def test_ktr_run_caps_its_jobs_the_same_way(capsys, tmp_path):
+    config = tmp_path / "small.yaml"
+    config.write_text(
+        "name: small\ndata:\n  source: sample:travel.ko\n  systems:\n    fluent: sample:travel.fluent.en\n"
+        "pipeline:\n  analyzer: mecab\ncompare:\n  resamples: 0\n",
+        encoding="utf-8",
+    )
+    code, out, err = ktr_here(capsys, "run", config, "-q", "-o", tmp_path / "out", "--jobs", CORES + 1)
+    assert err == f"ktr: warning: --jobs {CORES + 1} is more than the {CORES} cores available: using {CORES}\n"
+    assert code == 0 and "written to" in out

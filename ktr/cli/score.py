@@ -77,6 +77,7 @@ def _system_name(path: str, taken: set[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ktr.execution.jobs import capped_jobs
     from ktr.reports.formats import as_json, as_text, as_tsv
     from ktr.scoring.scorer import RunOptions, Scorer
     from ktr.scoring.significance import Resampling
@@ -86,7 +87,12 @@ def run(args: argparse.Namespace) -> int:
         inputs = _table(args)
     else:
         inputs = _files(args, engine.distributed)
-    scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
+    jobs = args.jobs
+    if not engine.distributed:  # a cluster's cores are its workers' (--jobs above 1 is refused there)
+        jobs, capped = capped_jobs(args.jobs)
+        if capped:
+            print(f"ktr: warning: {capped}", file=sys.stderr)
+    scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:

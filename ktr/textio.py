@@ -3,6 +3,11 @@
 Only ``\\n`` ends a line (as ``wc -l`` counts); a trailing ``\\r`` (CRLF files) and a UTF-8
 byte-order mark are removed. Invalid UTF-8 is an error naming the file, line and byte offset.
 
+Inputs are regular files or standard input (``-``): a device, a named pipe or a socket is
+refused before it is opened (``/dev/zero`` would never end, a pipe cannot be read twice and may
+wait forever for a writer). Standard input, which is held in memory, may not have a line longer
+than ``MAX_LINE_BYTES`` (an endless stream without newlines, ``< /dev/zero``, stops there).
+
 Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
 :func:`aligned`): a first pass counts the lines and checks the encoding in blocks of
 ``BLOCK`` bytes, so that a bad file is refused before any work, and the lines are then read a
@@ -13,17 +18,27 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from ktr.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 #: bytes read at a time by :func:`scan`
 BLOCK = 1 << 20
+#: the longest line standard input may have, in bytes: 16 MiB, thousands of times a long sentence
+MAX_LINE_BYTES = 16 << 20
+#: what a file that is not a regular file is, by :mod:`stat`'s test
+_KINDS = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def split_lines(data: bytes, name: str) -> list[str]:
@@ -54,13 +69,40 @@ def _checked(path: str | os.PathLike[str]) -> Path:
         raise InputError(f"{name}: no such file")
     if p.is_dir():
         raise InputError(f"{name}: is a directory, expected a text file")
+    try:
+        mode = p.stat().st_mode
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+        raise InputError(f"{name}: is {kind}, expected a regular file (or - for standard input)")
     return p
 
 
 def _stdin() -> list[str]:
+    """Standard input, read whole, with no line longer than :data:`MAX_LINE_BYTES`."""
     import sys
 
-    return split_lines(sys.stdin.buffer.read(), "-")
+    return split_lines(_bounded_lines(sys.stdin.buffer, "-"), "-")
+
+
+def _bounded_lines(stream: BinaryIO, name: str) -> bytes:
+    """Everything ``stream`` holds, refused as soon as a line passes :data:`MAX_LINE_BYTES`."""
+    blocks: list[bytes] = []
+    line, newlines = 0, 0  # bytes of the line being read; the lines before it
+    while block := stream.read(BLOCK):
+        blocks.append(block)
+        first = block.find(b"\n")
+        if first >= 0 and line + first <= MAX_LINE_BYTES:  # the line it ends is short enough
+            newlines += block.count(b"\n")
+            line = len(block) - block.rfind(b"\n") - 1  # a line inside one block is shorter than BLOCK
+        else:
+            line += len(block) if first < 0 else first + 1
+        if line > MAX_LINE_BYTES:
+            raise InputError(
+                f"{name}:{newlines + 1}: a line longer than {MAX_LINE_BYTES} bytes: expected one sentence per line"
+            )
+    return b"".join(blocks)
 
 
 def read_lines(path: str | os.PathLike[str], *, allow_empty: bool = False) -> list[str]:

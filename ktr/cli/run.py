@@ -30,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from ktr.execution.jobs import resolve_jobs
+    from ktr.execution.jobs import capped_jobs, resolve_jobs
     from ktr.experiments.experiment import load_experiment
     from ktr.experiments.runner import run_experiment
     from ktr.reports.files import prepare_output, summary_text, write_reports
@@ -39,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
     engine = engine_from(args)
     if engine.distributed and jobs > 1:
         raise KtrError("--jobs is this machine's cores (--engine local); a Dask cluster's are its --workers")
+    jobs, capped = capped_jobs(jobs)
+    if capped:
+        print(f"ktr: warning: {capped}", file=sys.stderr)
     experiment = load_experiment(args.config)
     folder = Path(args.output) if args.output else experiment.output_dir()
     prepare_output(folder, args.overwrite)  # refuse before spending minutes on the run

@@ -43,7 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="paired bootstrap test of each system against the first (adds intervals)",
     )
-    p.add_argument("--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (default 1000)")
+    p.add_argument(
+        "--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (at most 1000000; default 1000)"
+    )
     p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
     p.add_argument(
         "-j",
@@ -75,6 +77,7 @@ def _system_name(path: str, taken: set[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ktr.execution.jobs import capped_jobs
     from ktr.reports.formats import as_json, as_text, as_tsv
     from ktr.scoring.scorer import RunOptions, Scorer
     from ktr.scoring.significance import Resampling
@@ -84,7 +87,12 @@ def run(args: argparse.Namespace) -> int:
         inputs = _table(args)
     else:
         inputs = _files(args, engine.distributed)
-    scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
+    jobs = args.jobs
+    if not engine.distributed:  # a cluster's cores are its workers' (--jobs above 1 is refused there)
+        jobs, capped = capped_jobs(args.jobs)
+        if capped:
+            print(f"ktr: warning: {capped}", file=sys.stderr)
+    scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:
@@ -156,6 +164,8 @@ def _table(args: argparse.Namespace) -> Inputs:
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
+    from ktr.scoring.significance import MAX_RESAMPLES
+
     if not (args.confidence or args.paired_bs):
         return
     if args.format == "tsv":
@@ -164,3 +174,5 @@ def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
         raise KtrError("--paired-bs needs at least two systems (the first is the baseline)")
     if args.bootstrap_resamples < 1:
         raise KtrError(f"--bootstrap-resamples must be at least 1, got {args.bootstrap_resamples}")
+    if args.bootstrap_resamples > MAX_RESAMPLES:  # why: see MAX_RESAMPLES
+        raise KtrError(f"--bootstrap-resamples must be at most {MAX_RESAMPLES}, got {args.bootstrap_resamples}")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 from ktr.errors import KtrError
+from ktr.execution.processes import stop_pool, worker_pool
 
 if TYPE_CHECKING:
     from ktr.korean.analyzers.base import Analyzer, Morpheme
@@ -32,8 +31,16 @@ class SharedAnalyzer:
         """Per text its morphemes, or why the analyzer failed on it."""
         texts = list(texts)
         size = -(-len(texts) // self.workers) or 1
-        parts = self._map([texts[a : a + size] for a in range(0, len(texts), size)])
-        return [outcome for part in parts for outcome in part]
+        try:
+            parts = self._map([texts[a : a + size] for a in range(0, len(texts), size)])
+            return [outcome for part in parts for outcome in part]
+        except KeyboardInterrupt:  # the workers stop now, not once they have done their parts
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """Stop the workers at once, when interrupted (by default, nothing: :meth:`close` does
+        when the run ends)."""
 
     def analyze_many(self, texts: Iterable[str]) -> list[list[Morpheme]]:
         from ktr.korean.analyzers.process import morphemes_or_raise
@@ -57,9 +64,7 @@ class AnalyzerPool(SharedAnalyzer):
 
         self.name, self.jobs, self.workers = name, jobs, jobs
         self.tagset = analyzer_class(name).tagset
-        self._pool = ProcessPoolExecutor(
-            jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_analyzer, initargs=(name, timeout)
-        )
+        self._pool = worker_pool(jobs, _start_analyzer, (name, timeout))
         try:
             self.version = self._pool.submit(_analyzer_version).result()
         except Exception as exc:
@@ -73,6 +78,9 @@ class AnalyzerPool(SharedAnalyzer):
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+
+    def stop(self) -> None:
+        stop_pool(self._pool)
 
 
 _analyzer: Analyzer | None = None  # an AnalyzerPool worker's own

@@ -39,5 +39,20 @@ def resolve_jobs(jobs: int | None) -> int:
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise ConfigError(f"jobs must be a whole number, 0 (one per core) or more, got {jobs!r}")
     if jobs == 0:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return available_cores()
     return jobs
+
+
+def available_cores() -> int:
+    """The CPU cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def capped_jobs(jobs: int | None) -> tuple[int, str | None]:
+    """``--jobs`` as the command runs it: :func:`resolve_jobs`, at most :func:`available_cores`
+    (more processes or threads than cores only take turns on them, each with its own copy of the
+    tables); and, when it was lowered, the warning that says so."""
+    found, cores = resolve_jobs(jobs), available_cores()
+    if found <= cores:
+        return found, None
+    return cores, f"--jobs {found} is more than the {cores} cores available: using {cores}"

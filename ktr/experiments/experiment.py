@@ -19,7 +19,7 @@ import yaml
 
 from ktr.config import Config, read_yaml
 from ktr.errors import ConfigError
-from ktr.scoring.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ktr.scoring.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES
 
 METRICS = ("ktr", "bleu", "chrf", "meteor")
 FORMATS = ("json", "tsv", "md", "html")
@@ -120,11 +120,13 @@ class _Reader:
             raise self.fail(where, f"expected a non-empty string, got {_kind(value)}")
         return value
 
-    def integer(self, value: Any, where: str, minimum: int) -> int:
+    def integer(self, value: Any, where: str, minimum: int, maximum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(where, f"expected a whole number, got {_kind(value)}")
         if value < minimum:
             raise self.fail(where, f"must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise self.fail(where, f"must be at most {maximum}, got {value}")
         return value
 
     def choices(self, value: Any, where: str, valid: tuple[str, ...]) -> tuple[str, ...]:
@@ -283,7 +285,7 @@ def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -
     return Comparison(
         baseline,
         baseline_variant,
-        resamples=r.integer(cmp.get("resamples", DEFAULT_RESAMPLES), "compare.resamples", 0),
+        resamples=r.integer(cmp.get("resamples", DEFAULT_RESAMPLES), "compare.resamples", 0, MAX_RESAMPLES),
         seed=r.integer(cmp.get("seed", DEFAULT_SEED), "compare.seed", 0),
         differences=r.integer(cmp.get("differences", 10), "compare.differences", 0),
     )

@@ -9,15 +9,19 @@ the analyzer in memory (and its own JVM for KoNLPy) and a start-up of a few seco
 
 The child is a plain ``python -m ktr.korean.analyzers.process`` talking over a socket pair (POSIX), not
 a :mod:`multiprocessing` child: that would re-import the caller's main script, which breaks
-scripts without an ``if __name__ == "__main__"`` guard.
+scripts without an ``if __name__ == "__main__"`` guard. It exits when its connection closes (the
+process that started it is gone) or on Ctrl-C; :func:`close_analyzers` stops every child of this
+process at once, as a command does when it is interrupted or terminated.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
+import weakref
 from collections.abc import Iterable, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -31,12 +35,18 @@ from ktr.korean.guard import Outcome, analyze_one
 START_TIMEOUT = 600.0
 #: analysed once by a new child before it takes work, so that the timeout measures analysis
 WARM_UP = "가방에 책을 넣고 학교에 갔다."
+#: the analyzers of this process that run in a child process (:func:`close_analyzers` stops them)
+_running: weakref.WeakSet[AnalyzerProcess] = weakref.WeakSet()
+#: the signals whose handlers could stop the children (SIGTERM in a worker process) held back
+#: while a child is started and recorded, so that none is started unrecorded
+_HELD = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def _serve(name: str, conn: Connection) -> None:
     """Child process: build the analyzer, then analyse texts until the connection closes."""
     from ktr.korean.analyzers import get_analyzer
 
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held back while it was started
     try:
         analyzer = get_analyzer(name)
         analyzer.analyze(WARM_UP)  # JVM backends load dictionaries on first use: not on the clock
@@ -105,17 +115,22 @@ class AnalyzerProcess:
         ours, theirs = socket.socketpair()
         here = str(Path(__file__).resolve().parents[2])  # the child imports this same ktr
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
-        with ours, theirs:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "ktr.korean.analyzers.process", self.name, str(theirs.fileno())],
-                pass_fds=[theirs.fileno()],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            conn = Connection(ours.detach())
-        self._proc, self._conn = proc, conn
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            with ours, theirs:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "ktr.korean.analyzers.process", self.name, str(theirs.fileno())],
+                    pass_fds=[theirs.fileno()],
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+                conn = Connection(ours.detach())
+            self._proc, self._conn = proc, conn
+            _running.add(self)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         try:
             ready = conn.poll(START_TIMEOUT)
             ok, info = conn.recv() if ready else (False, f"not ready after {START_TIMEOUT:g}s")
@@ -168,6 +183,13 @@ class AnalyzerProcess:
             self.close()
         except Exception:  # interpreter shutdown: the daemon child goes with us anyway
             pass
+
+
+def close_analyzers() -> None:
+    """Stop the child process of every analyzer of this process that has one (each starts a new
+    one when it is used again)."""
+    for analyzer in list(_running):
+        analyzer.close()
 
 
 if __name__ == "__main__":

@@ -284,6 +284,27 @@ def test_a_cut_changed_or_missing_shard_is_scored_again_and_named(finished, tmp_
     assert {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")} == mtimes  # nothing scored
 
 
+def test_a_manifest_line_cut_short_is_ended_before_the_next(finished, tmp_path):
+    """The client stopped while noting task 7: the manifest ends in half a line, and task 7 is
+    scored again (silently: its note was never whole). The resume's first note starts a line of
+    its own, so that the next resume finds every task and scores nothing."""
+    folder = finished.copy(tmp_path / "shards")
+    head, *tasks = (folder / MANIFEST).read_text(encoding="utf-8").splitlines(keepends=True)
+    (seven,) = [line for line in tasks if json.loads(line)["task"] == 7]
+    cut = seven[: len(seven) // 2]
+    (folder / MANIFEST).write_text(head + "".join(t for t in tasks if t != seven) + cut, encoding="utf-8")
+    resumed = finished.resume(folder)
+    assert warned(resumed) == []
+    assert_whole(finished, folder, resumed)
+    notes = (folder / MANIFEST).read_text(encoding="utf-8").splitlines()
+    assert notes[TASKS] == cut and [json.loads(n)["task"] for n in notes[TASKS + 1 :]] == [7]
+    mtimes = {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")}
+    again = finished.resume(folder)
+    assert warned(again) == []
+    assert_whole(finished, folder, again)
+    assert {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")} == mtimes  # nothing scored
+
+
 def test_shards_that_are_a_file_or_cannot_be_made_are_one_line_errors(finished, tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("not a folder\n", encoding="utf-8")

@@ -158,6 +158,7 @@ class Manifest:
         self.done: dict[int, bytes] = {}
         #: tasks whose shards are in the folder: the earlier runs' and this one's
         self.kept = 0
+        self._cut = False  # the manifest's last line has no end
         if Path(folder).exists() and not Path(folder).is_dir():
             raise InputError(f"{folder}: not a folder: --shards names the folder the shards are written in")
         head = json.dumps({"plan": plan}, ensure_ascii=False, sort_keys=True)
@@ -172,6 +173,8 @@ class Manifest:
                     )
                 self.path.write_text(head + "\n", encoding="utf-8")
             self._out = self.path.open("a", encoding="utf-8")
+            if self._cut:  # the line the stopped run was writing is ended, not joined to the next
+                self._out.write("\n")
         except OSError as exc:
             raise _cannot_write(self.folder, exc) from None
 
@@ -192,6 +195,7 @@ class Manifest:
                     "version); resume with the same command, or give an empty folder"
                 )
             for line in fh:
+                self._cut = not line.endswith("\n")
                 try:
                     entry = json.loads(line)
                     index = entry["task"]

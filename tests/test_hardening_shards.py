@@ -305,6 +305,34 @@ def test_a_manifest_line_cut_short_is_ended_before_the_next(finished, tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")} == mtimes  # nothing scored
 
 
+def test_a_resume_that_stops_counts_every_task_kept_and_goes_on_after(finished, tmp_path):
+    """Task 3's results gone (scored again), task 10 never finished and its shard's place taken
+    by a folder, so that its worker cannot write it: the run stops with one line that counts the
+    tasks kept in the folder, task 3 among them, and leaves no half-written file; once the
+    obstacle is gone, the next resume finishes the run."""
+    folder = finished.copy(tmp_path / "shards")
+    results_file(folder, 3).unlink()
+    head, tasks = task_entries(folder)
+    (folder / MANIFEST).write_text(
+        head + "\n" + "".join(json.dumps(t) + "\n" for t in tasks if t["task"] != 10), encoding="utf-8"
+    )
+    obstacle = folder / results_file(finished.pristine, 10).name
+    for old in folder.glob("part-0000010.*"):
+        old.unlink()
+    obstacle.mkdir()
+    stopped = finished.resume(folder)
+    assert stopped.returncode == 1 and stopped.stdout == "" and "Traceback" not in stopped.stderr
+    error = stopped.stderr.splitlines()[-1]
+    assert error.startswith("ktr: error: a Dask worker failed (IsADirectoryError: [Errno 21] Is a directory: ")
+    assert error.endswith(f" -> '{obstacle}'); 10 finished tasks are kept in {folder}: run again with --resume")
+    assert warned(stopped) == [f"ktr: warning: {folder / 'part-0000003.jsonl'}: missing: task 3 is scored again"]
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []
+    obstacle.rmdir()
+    resumed = finished.resume(folder)
+    assert warned(resumed) == []
+    assert_whole(finished, folder, resumed)
+
+
 def test_shards_that_are_a_file_or_cannot_be_made_are_one_line_errors(finished, tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("not a folder\n", encoding="utf-8")

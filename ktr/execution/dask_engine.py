@@ -279,7 +279,14 @@ def _in_order(
                 continue
             future = next(finished)  # the item awaited is on the cluster
             i = futures.pop(future)
-            packed, extra, files = future.result()
+            try:
+                packed, extra, files = future.result()
+            except KtrError:
+                raise
+            except Exception as exc:
+                if future.status == "error" and type(exc).__name__ != "KilledWorker":
+                    raise _TaskFailed(exc) from None  # raised by the task, not by the cluster
+                raise
             arrived[i] = packed, extra
             if manifest is not None:
                 manifest.finished(i, sizes[i], files)
@@ -288,10 +295,17 @@ def _in_order(
             client.cancel(list(futures), force=True)
 
 
+class _TaskFailed(Exception):
+    """A task that raised on its worker (its exception in ``args[0]``): an OSError there, such
+    as a shard that cannot be written, is no lost scheduler."""
+
+
 def _failure(exc: Exception, engine: Engine, manifest: Manifest | None) -> KtrError:
     """An error of the cluster (a lost scheduler, a task that killed its workers) as one message."""
     kind = type(exc).__name__
-    if kind == "KilledWorker":
+    if isinstance(exc, _TaskFailed):
+        text = f"a Dask worker failed ({type(exc.args[0]).__name__}: {exc.args[0]})"
+    elif kind == "KilledWorker":
         text = f"a task killed {exc.args[1] if len(exc.args) > 1 else 'its'} workers again and again ({exc})"
     elif kind in ("CancelledError", "CommClosedError", "TimeoutError", "FutureCancelledError") or isinstance(
         exc, OSError

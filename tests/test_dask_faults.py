@@ -112,14 +112,14 @@ def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
     first.wait()
     kept = finished_tasks(shards)
     assert 4 <= len(kept) < TASKS
-    before = {i: (shards / f"part-{i:07d}.pickle").stat().st_mtime_ns for i in kept}
+    before = {i: (shards / f"part-{i:07d}.jsonl").stat().st_mtime_ns for i in kept}
     again = ktr(*args)
     assert again.returncode == 1 and "holds the shards of an earlier run; continue it with --resume" in again.stderr
     resumed = ktr(*args, "--resume")
     assert_same_run(ktr(*args[:-6]), resumed, scheduler.scheduler_address)
     done = finished_tasks(shards)
     assert sorted(done) == list(range(TASKS)) and done[: len(kept)] == kept  # each task once
-    assert {i: (shards / f"part-{i:07d}.pickle").stat().st_mtime_ns for i in kept} == before  # not scored again
+    assert {i: (shards / f"part-{i:07d}.jsonl").stat().st_mtime_ns for i in kept} == before  # not scored again
     rows = [line.split("\t") for i in range(TASKS) for line in (shards / f"part-{i:07d}.tsv").read_text().splitlines()]
     assert rows[0] == ["line", "system", "score", "keywords", "transferred", "precision", "failed"]
     assert [int(r[0]) for r in rows[1:]] == list(range(1, 2401))

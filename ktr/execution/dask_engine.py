@@ -173,10 +173,10 @@ class Task:
     outputs: Mapping[str, str] = field(default_factory=dict)
 
 
-def _work(plugin: str, item: Stretch | Range | Analysed, task: Task, index: int) -> tuple[Any, Any]:
+def _work(plugin: str, item: Stretch | Range | Analysed, task: Task, index: int) -> tuple[Any, Any, Any]:
     """A task: one stretch (sent, read from its line ranges, or sent with its analyses) scored by
     the worker's unit; its results packed, with ``side`` of the stretch; written to the shard
-    folder if there is one."""
+    folder if there is one (then with the files written, for the manifest)."""
     unit = worker_unit(plugin)
     analysed = item.analysed if isinstance(item, Analysed) else None
     stretch = read_range(item) if isinstance(item, Range) else item.stretch if isinstance(item, Analysed) else item
@@ -185,9 +185,8 @@ def _work(plugin: str, item: Stretch | Range | Analysed, task: Task, index: int)
             unit.score_stretch(stretch, analysed, name=task.name, details=task.details, outputs=task.outputs)
         )
     extra = task.side(stretch) if task.side is not None else None
-    if task.shards is not None:
-        write_shard(task.shards, index, stretch.first, packed, extra)
-    return packed, extra
+    files = write_shard(task.shards, index, stretch.first, packed, extra) if task.shards is not None else None
+    return packed, extra, files
 
 
 def worker_unit(plugin: str) -> Any:
@@ -211,12 +210,12 @@ def run_dask(unit: Unit, items: Iterator[Stretch | Range | Analysed], run: Execu
         with _interruptible() as check, connect(engine) as client, _progress(engine, run.plan) as bar:
             plugin = start_units(client, cast(Callable[[], Any], run.factory), engine)
             try:
-                for packed, extra, lines in _in_order(client, plugin, items, task, manifest):
+                for results, extra, lines in _in_order(client, plugin, items, task, manifest, unit.unpack):
                     check()
                     if run.merge is not None and run.side is not None:
                         run.merge(extra)
                     bar(lines)
-                    yield unit.unpack(packed)
+                    yield results
             except KtrError:
                 raise
             except Exception as exc:
@@ -228,18 +227,30 @@ def run_dask(unit: Unit, items: Iterator[Stretch | Range | Analysed], run: Execu
 
 
 def _in_order(
-    client: Any, plugin: str, items: Iterator[Stretch | Range | Analysed], task: Task, manifest: Manifest | None
-) -> Iterator[tuple[Any, Any, int]]:
-    """(packed results, side, lines) of every item in order: from the cluster, or read back from
-    the shard of an earlier run that finished it."""
+    client: Any,
+    plugin: str,
+    items: Iterator[Stretch | Range | Analysed],
+    task: Task,
+    manifest: Manifest | None,
+    unpack: Callable[[Any], Scored],
+) -> Iterator[tuple[Scored, Any, int]]:
+    """(results, side, lines) of every item in order: from the cluster, or read back from the
+    shard of an earlier run that finished it (scored again if that shard cannot be read)."""
     window = WINDOW * max(1, sum(client.nthreads().values()))
-    before = manifest.done if manifest is not None else set()  # finished by an earlier run
+    before = manifest.done if manifest is not None else {}  # finished by an earlier run
     futures: dict[Any, int] = {}
-    arrived: dict[int, tuple[Any, Any]] = {}
+    arrived: dict[int, tuple[Any, Any]] = {}  # packed, as they came
     sizes: dict[int, int] = {}  # the items handed out and not yet yielded
+    kept: dict[int, Stretch | Range | Analysed] = {}  # those finished before, until their shard is read
     finished = _distributed().as_completed()
     numbered = enumerate(items)
     following, more = 0, True
+
+    def submit(i: int, item: Stretch | Range | Analysed) -> None:
+        future = client.submit(_work, plugin, item, task, i, pure=False, key=f"{plugin}-{i}")
+        futures[future] = i
+        finished.add(future)
+
     try:
         while True:
             while more and len(sizes) < window:
@@ -249,16 +260,22 @@ def _in_order(
                     break
                 i, item = nxt
                 sizes[i] = _lines(item)
-                if i not in before:
-                    future = client.submit(_work, plugin, item, task, i, pure=False, key=f"{plugin}-{i}")
-                    futures[future] = i
-                    finished.add(future)
-            while following in arrived or following in before and following in sizes:
+                if i in before:
+                    kept[i] = item
+                else:
+                    submit(i, item)
+            while following in arrived or following in kept:
                 if following in arrived:
                     packed, extra = arrived.pop(following)
+                    results = unpack(packed)
                 else:  # finished by an earlier run: there is a manifest
-                    packed, extra = cast(Manifest, manifest).load(following)
-                yield packed, extra, sizes.pop(following)
+                    item = kept.pop(following)
+                    found = cast(Manifest, manifest).load(following, unpack)
+                    if found is None:  # its shard named in a warning: scored again
+                        submit(following, item)
+                        break
+                    results, extra = found
+                yield results, extra, sizes.pop(following)
                 following += 1
             if following not in sizes:  # every item handed out is yielded
                 if not more:
@@ -266,18 +283,33 @@ def _in_order(
                 continue
             future = next(finished)  # the item awaited is on the cluster
             i = futures.pop(future)
-            arrived[i] = future.result()
+            try:
+                packed, extra, files = future.result()
+            except KtrError:
+                raise
+            except Exception as exc:
+                if future.status == "error" and type(exc).__name__ != "KilledWorker":
+                    raise _TaskFailed(exc) from None  # raised by the task, not by the cluster
+                raise
+            arrived[i] = packed, extra
             if manifest is not None:
-                manifest.finished(i, sizes[i])
+                manifest.finished(i, sizes[i], files)
     finally:
         if futures:
             client.cancel(list(futures), force=True)
 
 
+class _TaskFailed(Exception):
+    """A task that raised on its worker (its exception in ``args[0]``): an OSError there, such
+    as a shard that cannot be written, is no lost scheduler."""
+
+
 def _failure(exc: Exception, engine: Engine, manifest: Manifest | None) -> KtrError:
     """An error of the cluster (a lost scheduler, a task that killed its workers) as one message."""
     kind = type(exc).__name__
-    if kind == "KilledWorker":
+    if isinstance(exc, _TaskFailed):
+        text = f"a Dask worker failed ({type(exc.args[0]).__name__}: {exc.args[0]})"
+    elif kind == "KilledWorker":
         text = f"a task killed {exc.args[1] if len(exc.args) > 1 else 'its'} workers again and again ({exc})"
     elif kind in ("CancelledError", "CommClosedError", "TimeoutError", "FutureCancelledError") or isinstance(
         exc, OSError
@@ -286,7 +318,7 @@ def _failure(exc: Exception, engine: Engine, manifest: Manifest | None) -> KtrEr
     else:
         text = f"a Dask worker failed ({kind}: {exc})"
     if manifest is not None:
-        text += f"; {len(manifest.done)} finished tasks are kept in {manifest.folder}: run again with --resume"
+        text += f"; {manifest.kept} finished tasks are kept in {manifest.folder}: run again with --resume"
     return KtrError(text)
 
 

@@ -78,7 +78,8 @@ class Unit(Protocol):
         """A stretch's results as plain data that pickles fast (for worker processes)."""
 
     def unpack(self, packed: Any) -> Scored:
-        """:meth:`pack` undone."""
+        """:meth:`pack` undone; also of its data read back from JSON (a shard,
+        :mod:`ktr.execution.shards`), whose tuples are lists."""
 
 
 def stretch_size(lines: int) -> int:

@@ -2,7 +2,8 @@
 
 Tuples, strings and numbers pickle without a call into Python for each object: several times
 faster than sending the result objects themselves. Each keyword's unmatched result is sent once
-for all systems, and only the matches of each system beside it.
+for all systems, and only the matches of each system beside it. The same data is what a shard
+holds, as JSON (``--shards``): :func:`unpack` takes it back with its tuples as lists.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ Results = tuple[dict[str, list[SentenceResult]], list[str]]
 
 #: a line's fields after its index and keywords (:data:`ktr.scoring.sentences.LINE_FIELDS`)
 _counts = attrgetter(*LINE_FIELDS)
+#: where the added words, (token index, token) pairs, are among them
+_ADDED = LINE_FIELDS.index("added")
 
 
 def pack(part: Results) -> tuple[Any, ...]:
@@ -46,11 +49,13 @@ def pack(part: Results) -> tuple[Any, ...]:
     return keywords, systems, messages
 
 
-def unpack(packed: tuple[Any, ...]) -> Results:
+def unpack(packed: tuple[Any, ...] | list[Any]) -> Results:
+    """:func:`pack` undone; also of its data read back from JSON (a shard, :mod:`ktr.execution.shards`),
+    whose tuples are lists: the results have their tuples again."""
     keywords, systems, messages = packed
     missed = [
         [
-            KeywordResult(Keyword(*k), e, syn, known, entry, via, None, None, None, tried)
+            KeywordResult(Keyword(*k), tuple(e), tuple(syn), known, entry, via, None, None, None, tuple(tried))
             for k, e, syn, known, entry, via, tried in row
         ]
         for row in keywords
@@ -62,7 +67,8 @@ def unpack(packed: tuple[Any, ...]) -> Results:
         for row, (index, *counts, matches) in zip(missed, lines):
             found = list(row)
             for i, matched, how, span, confidence in matches:
-                found[i] = row[i].matched_as(matched, how, span, confidence)
+                found[i] = row[i].matched_as(matched, how, tuple(span), confidence)
+            counts[_ADDED] = tuple(map(tuple, counts[_ADDED]))
             out.append(SentenceResult(index, tuple(found), *counts))
         results[name] = out
     return results, messages

@@ -1,7 +1,9 @@
 """Reading line-aligned text files: one segment per ``\\n``-terminated line.
 
 Only ``\\n`` ends a line (as ``wc -l`` counts); a trailing ``\\r`` (CRLF files) and a UTF-8
-byte-order mark are removed. Invalid UTF-8 is an error naming the file, line and byte offset.
+byte-order mark are removed. Invalid UTF-8 is an error naming the file, line and byte offset, and
+the encoding the file looks like when it looks like one (UTF-16, CP949), with the command that
+converts it (:func:`invalid_utf8`).
 
 Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
 :func:`aligned`): a first pass counts the lines and checks the encoding in blocks of
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -22,6 +25,14 @@ from typing import Protocol
 from ktr.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
+#: byte-order marks of the encodings a file that is not UTF-8 is most often in (UTF-32's first:
+#: UTF-32LE's mark begins with UTF-16LE's)
+OTHER_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
 #: bytes read at a time by :func:`scan`
 BLOCK = 1 << 20
 
@@ -43,9 +54,40 @@ def _decode(raw: bytes, name: str, number: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line (byte 0x{raw[exc.start]:02x})"
-        ) from None
+        raise InputError(invalid_utf8(name, number, raw, exc.start)) from None
+
+
+def invalid_utf8(name: str, number: int, raw: bytes, start: int) -> str:
+    """The message for line ``number`` of ``name`` (its bytes ``raw``), not UTF-8 from byte ``start``
+    on: the file, line, byte offset and byte, and when the file looks like UTF-16 or CP949 (the
+    encodings Windows editors save Korean in), which, and the ``iconv`` command that converts it."""
+    message = f"{name}:{number}: invalid UTF-8 at byte {start} of the line (byte 0x{raw[start]:02x})"
+    looks = _looks_like(raw, start, number)
+    if looks is None:
+        return message
+    what, code = looks
+    convert = f"iconv -f {code} -t UTF-8"
+    if name == "-":
+        return f"{message}; it looks like {what}: convert it by piping it through {convert}"
+    return f"{message}; it looks like {what}: convert it with {convert} {shlex.quote(name)} > {shlex.quote(name + '.utf8')}"
+
+
+def _looks_like(raw: bytes, start: int, number: int) -> tuple[str, str] | None:
+    """(what the encoding of a line that is not UTF-8 looks like, iconv's name for it), or None:
+    a UTF-16 or UTF-32 byte-order mark at the start of the file; or CP949 (EUC-KR), when the line
+    reads as CP949 and its first bad byte is a Hangul syllable's lead byte (0xB0-0xC8) followed by
+    a trail byte (0xA1-0xFE)."""
+    if number == 1:
+        for mark, code in OTHER_BOMS:
+            if raw.startswith(mark):
+                return f"{code} (a {code} byte-order mark)", code
+    if 0xB0 <= raw[start] <= 0xC8 and start + 1 < len(raw) and 0xA1 <= raw[start + 1] <= 0xFE:
+        try:
+            raw.decode("cp949")
+        except UnicodeDecodeError:
+            return None
+        return "CP949 (EUC-KR) Korean", "CP949"
+    return None
 
 
 def _checked(path: str | os.PathLike[str]) -> Path:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from ktr.errors import LexiconError
 from ktr.korean.keywords import PREDICATE_CLASSES
 from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
+from ktr.textio import invalid_utf8
 
 FORMATS = ("kengdic", "krdict", "muse", "tsv")
 MAX_EQUIVALENTS = 8
@@ -184,7 +185,7 @@ def _lines(path: FilePath) -> Iterator[tuple[str, str]]:
                 try:
                     text = raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError as exc:
-                    raise LexiconError(f"{name}:{number}: invalid UTF-8 at byte {exc.start}") from None
+                    raise LexiconError(invalid_utf8(name, number, raw, exc.start)) from None
                 if text.strip():
                     yield text, f"{name}:{number}"
     except OSError as exc:

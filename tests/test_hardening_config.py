@@ -27,8 +27,9 @@ from pathlib import Path
 
 import pytest
 
+from ktr import Config
 from ktr.cli.main import main
-from ktr.errors import InputError, LexiconError
+from ktr.errors import ConfigError, InputError, LexiconError
 from ktr.lexicon.importers import import_file
 from ktr.textio import read_lines
 from tests.conftest import ROOT
@@ -119,6 +120,111 @@ def bomb(levels: int) -> str:
     strings, a message of 2.6 MB when printed; nine levels ran to a MemoryError)."""
     lists = [f"&{chr(97 + i)} [{', '.join(['x' if i == 0 else f'*{chr(96 + i)}'] * 9)}]" for i in range(levels)]
     return f"[{', '.join(lists)}]"
+
+
+def test_an_alias_in_a_scoring_config_is_refused_naming_file_and_line(case, tmp_path):
+    src, hyp, _ = case
+    bombed = write(tmp_path / "bomb.yaml", f"analyzer: {bomb(6)}\n")  # printed whole as "got [...]"
+    refused = "YAML anchors and aliases are not allowed in a config (&a): write each value out"
+    error_line(ktr("score", "-s", src, "-t", hyp, "-c", bombed), f"{bombed}:1: {refused}")
+    alias = write(tmp_path / "alias.yaml", "matching: [exact]\nclasses: [noun]\nf_beta: 1\nheadline: *h\n")
+    error_line(
+        ktr("score", "-s", src, "-t", hyp, "-c", alias),
+        f"{alias}:4: YAML anchors and aliases are not allowed in a config (*h): write each value out",
+    )
+    with pytest.raises(ConfigError) as raised:
+        Config.from_yaml(alias)
+    assert (
+        str(raised.value)
+        == f"{alias}:4: YAML anchors and aliases are not allowed in a config (*h): write each value out"
+    )
+
+
+def test_an_alias_in_an_experiment_is_refused_naming_file_and_line(tmp_path):
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    head = "data: {source: src.ko, systems: {out: out.en}}\n"
+    cfg = experiment(folder, head + "pipeline: &p {matching: [exact]}\nvariants: {base: *p}\n")
+    error_line(
+        ktr("run", cfg, "-q", "-o", tmp_path / "out"),
+        f"{cfg}:2: YAML anchors and aliases are not allowed in a config (&p): write each value out",
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_error_message_prints_a_bounded_part_of_a_huge_value():
+    level: list = ["x"] * 9
+    for _ in range(5):
+        level = [level] * 9  # six levels, one list each: 531,441 strings when written out
+    with pytest.raises(ConfigError) as raised:
+        Config.from_dict({"analyzer": level})
+    # two levels of four items: "[[[...], [...], [...], [...], ...], ... (four of them), ...]"
+    shown = "[" + "[[...], [...], [...], [...], ...], " * 4 + "...]"
+    assert str(raised.value) == f"config: analyzer must be a str, got {shown}"
+    with pytest.raises(ConfigError) as raised:
+        Config.from_dict({"headline": "f" * 10_000})
+    assert str(raised.value) == f"config: headline: '{'f' * 27}...{'f' * 28}' is not valid; choose one of: ktr, f"
+
+
+@pytest.mark.parametrize(
+    "text, line, key",
+    [
+        ("analyzer: kiwi\nf_beta: 1\nanalyzer: mecab\n", 3, "analyzer"),
+        ("matching: [exact]\nclass_weights: {noun: 1,\n  verb: 0.5, noun: 2}\n", 3, "noun"),
+    ],
+)
+def test_a_key_given_twice_in_a_scoring_config_is_refused(case, tmp_path, text, line, key):
+    src, hyp, _ = case
+    cfg = write(tmp_path / "twice.yaml", text)
+    error_line(ktr("score", "-s", src, "-t", hyp, "-c", cfg), f"{cfg}:{line}: invalid YAML: key {key!r} given twice")
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("f_beta: .inf", "f_beta: must be a finite number, got inf"),
+        ("f_beta: .nan", "f_beta: must be a finite number, got nan"),
+        ("class_weights: {noun: .inf}", "class_weights: noun: must be a finite number, got inf"),
+        ("class_weights: {verb: .NaN}", "class_weights: verb: must be a finite number, got nan"),
+        ("timeout: .inf", "timeout: must be a finite number, got inf"),
+        ("timeout: .nan", "timeout: must be a finite number, got nan"),
+        ("transliteration_threshold: .nan", "transliteration_threshold: must be a finite number, got nan"),
+    ],
+)
+def test_a_number_that_is_not_finite_is_refused(capsys, case, tmp_path, option, message):
+    src, hyp, _ = case
+    cfg = write(tmp_path / "n.yaml", f"matching: [exact]\n{option}\n")
+    code, out, err = ktr_in(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
+    assert (code, out, err) == (1, "", f"ktr: error: {cfg}: {message}\n")
+
+
+def test_a_number_that_is_not_finite_is_refused_in_an_experiment(capsys, tmp_path):
+    head = "data: {source: src.ko, systems: {out: out.en}}\npipeline: {lexicons: [six.tsv], matching: [exact]}\n"
+    cfg = experiment(tmp_path, head + "variants: {base: {}, wide: {f_beta: -.inf}}\n")
+    code, out, err = ktr_in(capsys, "run", cfg, "-q", "-o", tmp_path / "out")
+    assert (code, out, err) == (1, "", f"ktr: error: {cfg}: variants.wide: f_beta: must be a finite number, got -inf\n")
+
+
+# 8. one line where one line is promised --------------------------------------------------------
+
+
+def test_a_config_that_is_not_utf8_is_one_line_naming_file_line_and_encoding(case, tmp_path):
+    src, hyp, _ = case
+    cfg = write(tmp_path / "cp.yaml", b"matching: [exact]\n# " + "방 열쇠".encode("cp949") + b"\n")
+    hint = f"it looks like CP949 (EUC-KR) Korean: convert it with iconv -f CP949 -t UTF-8 {cfg} > {cfg}.utf8"
+    error_line(
+        ktr("score", "-s", src, "-t", hyp, "-c", cfg),
+        f"{cfg}:2: invalid UTF-8 at byte 2 of the line (byte 0xb9); {hint}",
+    )
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    exp = experiment(folder)
+    write(exp, exp.read_text(encoding="utf-8").encode("utf-16"))  # saved as "Unicode" by a Windows editor
+    error_line(
+        ktr("run", exp, "-q", "-o", tmp_path / "out"),
+        f"{exp}:1: invalid UTF-8 at byte 0 of the line (byte 0xff); it looks like UTF-16 "
+        f"(a UTF-16 byte-order mark): convert it with iconv -f UTF-16 -t UTF-8 {exp} > {exp}.utf8",
+    )
 
 
 def read_only(folder: Path) -> tuple[list[str], int]:

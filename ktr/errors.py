@@ -28,3 +28,7 @@ class BackendUnavailable(KtrError, RuntimeError):
 
 class InputWarning(UserWarning):
     """A source line was changed before analysis, or could not be analysed and was not scored."""
+
+
+class CacheWarning(UserWarning):
+    """The on-disk cache could not be written: ktr goes on without it (it only costs time)."""

@@ -227,6 +227,21 @@ def test_a_config_that_is_not_utf8_is_one_line_naming_file_line_and_encoding(cas
     )
 
 
+def test_a_truncated_cache_entry_is_a_miss_and_is_written_again(case, tmp_path):
+    src, hyp, cfg = case
+    cache = tmp_path / "cache"
+    first = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(cache)})
+    assert first.returncode == 0 and first.stderr == ""
+    entries = {p: p.read_bytes() for p in cache.iterdir()}
+    assert sorted(p.name.split("-")[0] for p in entries) == ["inflection", "lexicon"]
+    for path, data in entries.items():
+        path.write_bytes(data[: len(data) // 2])  # a run cut short while the file was written
+    for _ in range(2):  # the run that finds them, and every run after it
+        again = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(cache)})
+        assert (again.returncode, again.stdout, again.stderr) == (0, first.stdout, "")
+        assert {p: p.read_bytes() for p in cache.iterdir()} == entries  # written again, whole
+
+
 def read_only(folder: Path) -> tuple[list[str], int]:
     """(a command prefix under which ``folder`` cannot be written, the errno of a write there)."""
     if os.geteuid() != 0:
@@ -243,6 +258,27 @@ def cache_warning(folder: Path, code: int) -> str:
         f"ktr: warning: cannot write the cache in {folder} ({os.strerror(code)}): going on without it, "
         "so what it holds is built again on every run (KTR_CACHE_DIR names another folder)\n"
     )
+
+
+def test_a_read_only_cache_folder_still_scores_saying_so_once(case, tmp_path):
+    src, hyp, cfg = case
+    usual = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(tmp_path / "usual")})
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    prefix, code = read_only(cache)
+    proc = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(cache)}, prefix=prefix)
+    cache.chmod(0o755)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, usual.stdout, cache_warning(cache, code))
+    assert files_in(cache) == []
+
+
+def test_a_full_cache_folder_still_scores_and_leaves_no_temporary_file(case, tmp_path):
+    src, hyp, cfg = case
+    usual = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(tmp_path / "usual")})
+    cache = tmp_path / "cache"
+    proc = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(cache)}, fsize=0)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, usual.stdout, cache_warning(cache, errno.EFBIG))
+    assert files_in(cache) == []  # no tmp*.tmp left behind
 
 
 DASK = ("distributed", "dask", "fsspec", "pyarrow", "bokeh")

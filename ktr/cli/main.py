@@ -11,7 +11,7 @@ from typing import TextIO
 from ktr import __version__
 from ktr.cli import keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK
-from ktr.errors import InputWarning, KtrError
+from ktr.errors import CacheWarning, InputWarning, KtrError
 
 #: input warnings printed one by one; the rest are counted (the JSON output lists the first 100,000)
 SHOWN_WARNINGS = 20
@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _InputWarnings:
-    """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them."""
+    """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them, and
+    a cache that cannot be written (said once) as one such line too."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -44,6 +45,9 @@ class _InputWarnings:
         file: TextIO | None = None,
         line: str | None = None,
     ) -> None:
+        if issubclass(category, CacheWarning):
+            print(f"ktr: warning: {message}", file=sys.stderr)
+            return None
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1

@@ -9,6 +9,8 @@ Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
 :func:`aligned`): a first pass counts the lines and checks the encoding in blocks of
 ``BLOCK`` bytes, so that a bad file is refused before any work, and the lines are then read a
 stretch at a time, in step across files, so memory does not grow with the files' length.
+
+:func:`write_texts` writes the files a command makes, all or none.
 """
 
 from __future__ import annotations
@@ -228,3 +230,32 @@ def check_counts(counts: Sequence[tuple[str, int]]) -> None:
 def check_same_length(named: dict[str, list[str]], reference_name: str) -> None:
     """Raise InputError unless every list in ``named`` has as many lines as ``reference_name``."""
     check_counts([(reference_name, len(named[reference_name])), *((n, len(v)) for n, v in named.items())])
+
+
+def write_texts(files: dict[Path, str]) -> None:
+    """Write each text (UTF-8) into its file, all or none: each goes into a temporary file beside
+    its target (``NAME.tmp``) first, and only when every one is written do they replace their
+    targets. On an error (a full disk, a folder that cannot be written) the temporary files are
+    removed, the targets are as they were, and an OSError naming the target is raised."""
+    temporary: dict[Path, Path] = {}
+    try:
+        for path, text in files.items():
+            tmp = path.with_name(path.name + ".tmp")
+            temporary[path] = tmp
+            try:
+                with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                    fh.write(text)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(path)) from None
+        for path, tmp in list(temporary.items()):
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(path)) from None
+            del temporary[path]
+    finally:
+        for tmp in temporary.values():
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass  # never made, or already gone

@@ -30,7 +30,7 @@ import pytest
 from ktr import Config
 from ktr.cli.main import main
 from ktr.errors import ConfigError, InputError, LexiconError
-from ktr.lexicon.importers import import_file
+from ktr.lexicon.importers import import_file, write_tsv
 from ktr.textio import read_lines
 from tests.conftest import ROOT
 from tests.test_outputs import LEXICON, OUTPUT, SOURCE
@@ -281,12 +281,145 @@ def test_a_full_cache_folder_still_scores_and_leaves_no_temporary_file(case, tmp
     assert files_in(cache) == []  # no tmp*.tmp left behind
 
 
+def test_a_full_analysis_cache_folder_still_runs_and_leaves_no_temporary_file(tmp_path):
+    # ktr run's analyses have a cache of their own (cache_dir()/analyses), under the same rule
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    exp = experiment(folder)
+    cache = tmp_path / "cache"
+    assert ktr("run", exp, "-q", "-o", tmp_path / "first", env={"KTR_CACHE_DIR": str(cache)}).returncode == 0
+    shutil.rmtree(cache / "analyses")  # the tables are there, the analyses not
+    out = tmp_path / "out"
+    run = ktr("run", exp, "-q", "-o", out, env={"KTR_CACHE_DIR": str(cache)}, fsize=0)
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == (
+        cache_warning(cache / "analyses", errno.EFBIG) + f"ktr: error: {out}: cannot write the report: File too large\n"
+    )
+    assert files_in(cache / "analyses") == [] and not out.exists()
+
+
 DASK = ("distributed", "dask", "fsspec", "pyarrow", "bokeh")
 
 
 # 9. no silent overwrites; no temporary file left ------------------------------------------------
 
 MUSE = "방 room\n사과 apple;apology\n"
+
+
+def test_lexicon_import_replaces_only_a_lexicon_it_wrote(tmp_path):
+    muse = write(tmp_path / "pairs.txt", MUSE)
+    notes = write(tmp_path / "notes.tsv", "my notes\n")
+    refused = (
+        f"{notes}: exists and was not written by ktr lexicon import (or was changed since); "
+        "use --overwrite to replace it, or -o to choose another file"
+    )
+    error_line(ktr("lexicon", "import", "muse", muse, "-o", notes), refused)
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    mine = write(tmp_path / "mine.tsv", "# ktr-lexicon/1\n방\tnoun\tchamber\n")  # written by hand, in ktr's format
+    error_line(ktr("lexicon", "import", "muse", muse, "-o", mine), refused.replace(str(notes), str(mine)))
+    assert mine.read_text(encoding="utf-8") == "# ktr-lexicon/1\n방\tnoun\tchamber\n"
+    out = tmp_path / "out.tsv"
+    for target in (out, out):  # absent, then written by ktr: replaced
+        proc = ktr("lexicon", "import", "muse", muse, "-o", target)
+        assert (proc.returncode, proc.stdout) == (0, "")
+        assert proc.stderr == f"2 entries written to {target}; skipped records: none\n"
+    written = out.read_text(encoding="utf-8").splitlines()
+    assert written[0] == "# ktr-lexicon/1" and written[2:] == ["방\tnoun\troom", "사과\tnoun\tapple;apology"]
+    assert written[1].startswith("# written by ktr lexicon import (sha256 ")
+    write(out, out.read_text(encoding="utf-8") + "물\tnoun\twater\n")  # edited since
+    error_line(ktr("lexicon", "import", "muse", muse, "-o", out), refused.replace(str(notes), str(out)))
+    empty = write(tmp_path / "empty.tsv", "")
+    for target in (notes, empty):
+        proc = ktr("lexicon", "import", "muse", muse, "-o", target, *(["--overwrite"] if target == notes else []))
+        assert proc.returncode == 0 and target.read_text(encoding="utf-8").splitlines()[2:] == written[2:]
+
+
+def test_an_import_that_reads_nothing_is_an_error_and_writes_nothing(tmp_path):
+    data = write(tmp_path / "lexicon.json", '{"방": ["room"]}\n')
+    out = tmp_path / "out.tsv"
+    error_line(
+        ktr("lexicon", "import", "tsv", data, "-o", out),
+        f"{data}: nothing could be imported as tsv (skipped records: wrong number of columns: 1)",
+    )
+    assert not out.exists()
+    with pytest.raises(LexiconError) as raised:
+        import_file("muse", write(tmp_path / "blank.txt", "\n\n"))
+    assert str(raised.value) == f"{tmp_path / 'blank.txt'}: nothing could be imported as muse (no records)"
+
+
+def test_meta_eval_refuses_a_folder_that_holds_something_unless_overwrite(capsys, tmp_path):
+    src = write(tmp_path / "s.ko", "방 열쇠가 여기 있습니다.\n물을 마셨다.\n")
+    ref = write(tmp_path / "r.en", "Here is the room key.\nI drank water.\n")
+    folder = tmp_path / "report"
+    folder.mkdir()
+    write(folder / "meta-eval.md", "my notes\n")
+    refused = (
+        f"ktr: error: {folder}: output folder exists and is not empty; "
+        "use --overwrite to replace its report files, or -o to choose another folder\n"
+    )
+    code, out, err = ktr_in(capsys, "meta-eval", "-s", src, "-r", ref, "-o", folder)
+    assert (code, out, err) == (1, "", refused)
+    assert (
+        files_in(folder) == ["meta-eval.md"] and (folder / "meta-eval.md").read_text(encoding="utf-8") == "my notes\n"
+    )
+    gold = write(tmp_path / "gold.tsv", "line\tlemma\tclass\tjudgement\n1\t방\tnoun\tpresent\n")
+    code, out, err = ktr_in(capsys, "meta-eval", "-s", src, "-r", ref, "--gold", gold, "-o", folder)
+    assert (code, out, err) == (1, "", refused)
+    code, _, err = ktr_in(capsys, "meta-eval", "-s", src, "-r", ref, "-o", folder, "--overwrite")
+    assert code == 0 and files_in(folder) == ["meta-eval.json", "meta-eval.md", "meta-eval.svg"]
+    assert (folder / "meta-eval.md").read_text(encoding="utf-8").startswith("# ")
+
+
+def test_a_full_disk_during_ktr_run_leaves_no_temporary_file(tmp_path):
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    cfg = experiment(folder)
+    env = {"KTR_CACHE_DIR": str(tmp_path / "cache")}
+    first = ktr("run", cfg, "-q", "-o", tmp_path / "first", env=env)
+    assert first.returncode == 0, first.stderr
+    sizes = {p.name: p.stat().st_size for p in (tmp_path / "first").iterdir()}
+    assert max(sizes, key=sizes.__getitem__) == "report.html"  # the largest: written last, refused alone
+    limit = max(size for name, size in sizes.items() if name != "report.html")
+    out = tmp_path / "out"
+    error_line(
+        ktr("run", cfg, "-q", "-o", out, env=env, fsize=limit), f"{out}: cannot write the report: File too large"
+    )
+    assert not out.exists()  # made for the run, and removed with what was written into it
+    # a folder that held the reports of a run keeps them, whole, and gets no temporary file
+    proc = ktr("run", cfg, "-q", "-o", tmp_path / "first", "--overwrite", env=env, fsize=limit)
+    error_line(proc, f"{tmp_path / 'first'}: cannot write the report: File too large")
+    assert {p.name: p.stat().st_size for p in (tmp_path / "first").iterdir()} == sizes
+
+
+def test_a_full_disk_during_meta_eval_and_lexicon_import_loses_nothing(tmp_path):
+    src = write(tmp_path / "s.ko", "방 열쇠가 여기 있습니다.\n물을 마셨다.\n")
+    ref = write(tmp_path / "r.en", "Here is the room key.\nI drank water.\n")
+    cfg = write(tmp_path / "c.yaml", f"lexicons: [{write(tmp_path / 'six.tsv', LEXICON)}]\nmatching: [exact]\n")
+    env = {"KTR_CACHE_DIR": str(tmp_path / "cache")}
+    assert ktr("meta-eval", "-s", src, "-r", ref, "-c", cfg, env=env).returncode == 0  # the tables cached
+    out = tmp_path / "meta"
+    # 100 bytes: what Python's tempfile writes to find a temporary folder (sacreBLEU asks for one), not a report
+    proc = ktr("meta-eval", "-s", src, "-r", ref, "-c", cfg, "-o", out, env=env, fsize=100)
+    error_line(proc, f"{out}/meta-eval.json: cannot write: File too large")  # the first of three
+    assert not out.exists()
+    lexicon = tmp_path / "lexicon.tsv"
+    assert ktr("lexicon", "import", "muse", write(tmp_path / "pairs.txt", MUSE), "-o", lexicon).returncode == 0
+    before = lexicon.read_bytes()
+    bigger = write(tmp_path / "more.txt", MUSE + "".join(f"물{'물' * n} water\n" for n in range(200)))
+    proc = ktr("lexicon", "import", "muse", bigger, "-o", lexicon, fsize=len(before) + 10)
+    error_line(proc, f"{lexicon}: cannot write lexicon: File too large")
+    assert lexicon.read_bytes() == before  # not cut short
+    assert [p for p in files_in(tmp_path) if p.endswith(".tmp")] == []
+
+
+def test_write_tsv_refuses_to_replace_a_file_it_did_not_write(tmp_path):
+    entries = import_file("muse", write(tmp_path / "pairs.txt", MUSE)).entries
+    notes = write(tmp_path / "notes.tsv", "my notes\n")
+    with pytest.raises(LexiconError) as raised:
+        write_tsv(entries, notes)
+    assert str(raised.value).startswith(f"{notes}: exists and was not written by ktr lexicon import")
+    assert write_tsv(entries, notes, overwrite=True) == 2
+    assert write_tsv(entries, notes) == 2  # now it was
 
 
 def test_utf16_and_cp949_files_name_their_encoding_and_the_conversion(case, tmp_path):

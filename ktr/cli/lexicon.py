@@ -19,6 +19,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
     p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")
     p.add_argument("-o", "--output", help="output lexicon TSV (import)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="import: replace -o even if ktr lexicon import did not write it (or it was changed since)",
+    )
     p.add_argument("-s", "--src", help="Korean text to measure coverage on (coverage)")
     p.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
     p.add_argument("-c", "--config", help="YAML config")
@@ -41,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
         if len(args.words) != 2 or not args.output:
             raise KtrError(f"usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: {', '.join(importers.FORMATS)})")
         fmt, path = args.words
+        importers.check_target(args.output, args.overwrite)  # refused before the dictionary is read
         result = importers.import_file(fmt, path)
-        written = importers.write_tsv(result.entries, args.output)
+        written = importers.write_tsv(result.entries, args.output, overwrite=args.overwrite)
         skipped = ", ".join(f"{reason}: {n}" for reason, n in sorted(result.skipped.items())) or "none"
         print(f"{written} entries written to {args.output}; skipped records: {skipped}", file=sys.stderr)
         return EXIT_OK

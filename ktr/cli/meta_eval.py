@@ -28,6 +28,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="folder for meta-eval.json, .md and .svg, or with --gold agreement.json "
         "and .md (default: Markdown on stdout)",
     )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into an output folder that is not empty (its report files are replaced)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the random variants (default 1)")
     p.add_argument(
         "--gold",
@@ -39,8 +44,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from ktr.experiments import metaeval
     from ktr.reports import metaeval_report as report
+    from ktr.reports.files import prepare_output
     from ktr.reports.run_tables import check_folder
     from ktr.textio import check_same_length, read_lines
 
@@ -49,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     check_same_length(files, args.src)
     if args.output:
         check_folder(args.output)
+        # as ktr run: into a folder that holds something only with --overwrite
+        prepare_output(Path(args.output), args.overwrite)
     if args.gold:
         return _agreement(args, files[args.src], files[args.ref])
     if len(files[args.src]) < 2:

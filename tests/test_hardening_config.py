@@ -227,6 +227,13 @@ def test_a_config_that_is_not_utf8_is_one_line_naming_file_line_and_encoding(cas
     )
 
 
+def test_a_negative_seed_is_one_line(capsys, case):
+    src, hyp, _ = case
+    for option in ("--confidence", "--paired-bs"):
+        code, out, err = ktr_in(capsys, "score", "-s", src, "-t", hyp, hyp, option, "--seed", "-1")
+        assert (code, out, err) == (1, "", "ktr: error: --seed must be at least 0, got -1\n")
+
+
 def test_a_truncated_cache_entry_is_a_miss_and_is_written_again(case, tmp_path):
     src, hyp, cfg = case
     cache = tmp_path / "cache"
@@ -420,6 +427,36 @@ def test_write_tsv_refuses_to_replace_a_file_it_did_not_write(tmp_path):
     assert str(raised.value).startswith(f"{notes}: exists and was not written by ktr lexicon import")
     assert write_tsv(entries, notes, overwrite=True) == 2
     assert write_tsv(entries, notes) == 2  # now it was
+
+
+# 11. exit codes and hints ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["score"], "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)"),
+        (["score", "-t", "{hyp}"], "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)"),
+        (
+            ["score", "-s", "{src}", "--system-column", "mt"],
+            "a table needs -s TABLE, --source-column and --system-column",
+        ),
+        (
+            ["lexicon", "import", "muse", "{hyp}"],
+            "usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: kengdic, krdict, muse, tsv)",
+        ),
+        (
+            ["lexicon", "import", "-o", "{tmp}/x.tsv"],
+            "usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: kengdic, krdict, muse, tsv)",
+        ),
+        (["lexicon", "lookup"], "ktr lexicon lookup needs one or more Korean lemmas"),
+        (["lexicon", "coverage"], "ktr lexicon coverage needs -s SOURCE"),
+    ],
+)
+def test_a_missing_argument_is_a_usage_error_on_one_line(case, tmp_path, args, message):
+    src, hyp, _ = case
+    proc = ktr(*(a.format(src=src, hyp=hyp, tmp=tmp_path) for a in args))
+    error_line(proc, message, code=2)
 
 
 def test_utf16_and_cp949_files_name_their_encoding_and_the_conversion(case, tmp_path):

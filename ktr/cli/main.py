@@ -10,8 +10,8 @@ from typing import TextIO
 
 from ktr import __version__
 from ktr.cli import keywords, lexicon, meta_eval, run, score
-from ktr.cli.common import EXIT_ERROR, EXIT_OK
-from ktr.errors import CacheWarning, InputWarning, KtrError
+from ktr.cli.common import EXIT_ERROR, EXIT_OK, EXIT_USAGE
+from ktr.errors import CacheWarning, InputWarning, KtrError, UsageError
 
 #: input warnings printed one by one; the rest are counted (the JSON output lists the first 100,000)
 SHOWN_WARNINGS = 20
@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
+    except UsageError as exc:  # a required argument missing: a usage error, as argparse's own
+        print(f"ktr: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KtrError as exc:
         print(f"ktr: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

@@ -308,6 +308,25 @@ def test_a_full_analysis_cache_folder_still_runs_and_leaves_no_temporary_file(tm
 DASK = ("distributed", "dask", "fsspec", "pyarrow", "bokeh")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "-s", "{src}", "-t", "{hyp}", "--engine", "dask"],
+        ["keywords", "-s", "{src}", "--engine", "dask"],
+        ["run", "{exp}", "-q", "-o", "{out}", "--engine", "dask"],
+    ],
+    ids=["score", "keywords", "run"],
+)
+def test_the_dask_engine_without_the_dask_extra_is_one_line(case, tmp_path, command):
+    src, hyp, _ = case
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    names = {"src": src, "hyp": hyp, "exp": experiment(folder), "out": tmp_path / "out"}
+    args = [a.format(**names) for a in command]
+    error_line(ktr(*args, hide=DASK), 'the dask engine needs Dask and fsspec: pip install "ktr[dask]"')
+    error_line(ktr(*args, hide=["fsspec"]), 'the dask engine needs fsspec: pip install "ktr[dask]"')
+
+
 # 9. no silent overwrites; no temporary file left ------------------------------------------------
 
 MUSE = "방 room\n사과 apple;apology\n"

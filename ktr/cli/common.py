@@ -65,6 +65,10 @@ def engine_from(args: argparse.Namespace) -> Engine:
     from ktr.execution.options import Engine
 
     dask = args.engine == "dask"
+    if dask:
+        from ktr.execution.dask_engine import require_dask
+
+        require_dask()  # before any file is read with it
     return Engine(
         args.engine,
         scheduler=args.scheduler,

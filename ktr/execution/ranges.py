@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from ktr.errors import InputError
+from ktr.errors import InputError, KtrError
 from ktr.execution.unit import Stretch
 from ktr.textio import BLOCK, BOM, TextFile, _checked, _decode, scan
 
@@ -59,8 +59,12 @@ def task_lines(lines: int) -> int:
 
 
 def _open(name: str) -> Any:
-    """An fsspec file to open (fsspec is not typed)."""
-    return importlib.import_module("fsspec").open(name, "rb")
+    """An fsspec file to open (fsspec is not typed), or an error saying how to install it."""
+    try:
+        fsspec = importlib.import_module("fsspec")
+    except ImportError:
+        raise KtrError('the dask engine needs fsspec: pip install "ktr[dask]"') from None
+    return fsspec.open(name, "rb")
 
 
 def cannot_read(name: str, exc: Exception) -> InputError:

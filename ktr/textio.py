@@ -10,15 +10,18 @@ Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
 ``BLOCK`` bytes, so that a bad file is refused before any work, and the lines are then read a
 stretch at a time, in step across files, so memory does not grow with the files' length.
 
-:func:`write_texts` writes the files a command makes, all or none.
+:func:`language_warning` tells when a file is in the other language than the one expected (a
+source without Hangul, an output in Korean), and :func:`write_texts` writes the files a command
+makes, all or none.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -230,6 +233,39 @@ def check_counts(counts: Sequence[tuple[str, int]]) -> None:
 def check_same_length(named: dict[str, list[str]], reference_name: str) -> None:
     """Raise InputError unless every list in ``named`` has as many lines as ``reference_name``."""
     check_counts([(reference_name, len(named[reference_name])), *((n, len(v)) for n, v in named.items())])
+
+
+#: lines with letters that :func:`language_warning` looks at, from the start of a file
+LANGUAGE_SAMPLE = 1000
+_LETTER = re.compile(r"[^\W\d_]")
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+
+def language_warning(name: str, lines: Iterable[str], korean: bool) -> str | None:
+    """A warning when most of the lines with letters (of the first :data:`LANGUAGE_SAMPLE`) are
+    in the other language: without Hangul in a Korean source (``korean``), or mostly Hangul (more
+    than half of its letters) in an English output; None otherwise. Either scores near 0."""
+    counted = odd = 0
+    for line in lines:
+        letters = len(_LETTER.findall(line))
+        if not letters:
+            continue
+        hangul = len(_HANGUL.findall(line))
+        counted += 1
+        odd += hangul == 0 if korean else hangul * 2 > letters
+        if counted == LANGUAGE_SAMPLE:
+            break
+    if odd * 2 <= counted:
+        return None
+    of = f"{odd} of {'the first ' if counted == LANGUAGE_SAMPLE else ''}{counted} lines with letters"
+    if korean:
+        return f"{name}: {of} have no Hangul: is this the Korean source? KTR finds its keywords in Korean"
+    return f"{name}: {of} are mostly Hangul: is this the English output? KTR matches English words"
+
+
+def lines_of(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a file, read as they are asked for (as a :class:`TextFile` reads them)."""
+    return _stream(str(path))
 
 
 def write_texts(files: dict[Path, str]) -> None:

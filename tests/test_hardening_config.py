@@ -525,3 +525,29 @@ def test_utf16_and_cp949_files_name_their_encoding_and_the_conversion(case, tmp_
     with pytest.raises(InputError) as raised:
         read_lines(latin)
     assert str(raised.value) == f"{latin}:1: invalid UTF-8 at byte 3 of the line (byte 0xe9)"
+
+
+def test_a_source_without_hangul_and_a_korean_output_are_warned_of_once(capsys, case, tmp_path):
+    src, hyp, cfg = case
+    english = write(tmp_path / "en.ko", "The student reads.\nHe drank water.\n철수가 왔다.\n42\n")
+    korean = write(tmp_path / "ko.en", "학생이 책을 읽었다.\n물을 마셨다 w.\nHe came home.\n네.\n")
+    code, out, err = ktr_in(capsys, "score", "-s", english, "-t", korean, hyp, "-c", cfg)
+    assert code == 0 and out
+    assert err == (
+        f"ktr: warning: {english}: 2 of 3 lines with letters have no Hangul: is this the Korean source? "
+        "KTR finds its keywords in Korean\n"
+        f"ktr: warning: {korean}: 3 of 4 lines with letters are mostly Hangul: is this the English output? "
+        "KTR matches English words\n"
+    )
+    code, out, err = ktr_in(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)  # the right way round: nothing
+    assert (code, err) == (0, "")
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    exp = experiment(folder)
+    write(folder / "out.en", "\n".join(SOURCE) + "\n")
+    code, out, err = ktr_in(capsys, "run", exp, "-q", "-o", tmp_path / "out")
+    assert code == 0
+    assert err == (
+        f"ktr: warning: {(folder / 'out.en').resolve()}: 4 of 4 lines with letters are mostly Hangul: is this the English "
+        "output? KTR matches English words\n"
+    )

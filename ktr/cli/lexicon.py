@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from
+from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from, warn_of_language
 from ktr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         from ktr.textio import scan
 
         source = scan(args.src)
+        warn_of_language(source)
         failed = 0  # lines the analyzer failed on: no keywords, so not counted (a warning names each)
 
         def keyword_lines() -> Iterator[tuple[list[Keyword], list[bool]]]:

@@ -7,7 +7,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_field, engine_from
+from ktr.cli.common import (
+    EXIT_FAILED_LINES,
+    EXIT_OK,
+    add_engine_arguments,
+    config_from,
+    engine_field,
+    engine_from,
+    warn_of_language,
+)
 from ktr.errors import KtrError, UsageError
 
 if TYPE_CHECKING:
@@ -85,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         inputs = _files(args, engine.distributed)
     scorer = Scorer(config_from(args), jobs=args.jobs, engine=engine)
+    warn_of_language(inputs.source, inputs.systems.values())
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:

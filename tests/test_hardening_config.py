@@ -17,6 +17,7 @@ pandas: ``sys.modules[name] = None`` before ktr starts, so that importing it fai
 from __future__ import annotations
 
 import errno
+import json
 import os
 import resource
 import shutil
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from ktr import Config
+from ktr import Config, Scorer
 from ktr.cli.main import main
 from ktr.errors import ConfigError, InputError, LexiconError
 from ktr.lexicon.importers import import_file, write_tsv
@@ -551,3 +552,79 @@ def test_a_source_without_hangul_and_a_korean_output_are_warned_of_once(capsys, 
         f"ktr: warning: {(folder / 'out.en').resolve()}: 4 of 4 lines with letters are mostly Hangul: is this the English "
         "output? KTR matches English words\n"
     )
+
+
+# 12. behaviours pinned ---------------------------------------------------------------------------
+
+
+def test_vs_baseline_variant_p_value_is_the_paired_bootstrap_of_the_two_variants(capsys, tmp_path, kiwi):
+    # the embedded sample, two systems, the default pipeline and exact matching alone
+    from ktr.sample import paths
+    from ktr.scoring.significance import bootstrap, paired_p_value, system_statistics
+
+    sample = paths()
+    source = read_lines(sample["source"])
+    outputs = {name: read_lines(sample[name]) for name in ("fluent", "wordsalad")}
+    found = {
+        name: Scorer(config, analyzer=kiwi).score(source, outputs).systems
+        for name, config in (("base", Config()), ("exact", Config(matching=("exact",))))
+    }
+    head = (
+        "data: {source: sample:travel.ko, systems: {fluent: sample:travel.fluent.en, "
+        "wordsalad: sample:travel.wordsalad.en}}\nvariants: {base: {}, exact: {matching: [exact]}}\n"
+    )
+    for resamples in (300, 0):
+        cfg = write(
+            tmp_path / "exp.yaml", head + f"compare: {{resamples: {resamples}, seed: 7}}\noutput: {{formats: [json]}}\n"
+        )
+        code, _, _ = ktr_in(capsys, "run", cfg, "-q", "-o", tmp_path / "out", "--overwrite")
+        assert code == 0
+        doc = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+        base, exact = doc["variants"]
+        assert [s["vs_baseline_variant"] for s in base["systems"]] == [None, None]
+        expected = []
+        for before, after in zip(found["base"], found["exact"]):
+            p = None
+            if resamples:  # each system's KTR resampled under both variants, on the run's resamples
+                a, b = bootstrap([system_statistics(s, ("ktr",))["ktr"] for s in (before, after)], len(source), 300, 7)
+                p = paired_p_value(a, b, after.ktr - before.ktr)
+            expected.append({"delta": after.ktr - before.ktr, "p_value": p})
+        assert [s["vs_baseline_variant"] for s in exact["systems"]] == expected
+        assert all(e["delta"] < 0 for e in expected)  # exact matching alone transfers less
+        if resamples:  # each system its own p-value (0.0033 and 0.13)
+            assert 0 < expected[0]["p_value"] < 0.05 < expected[1]["p_value"] < 1
+
+
+@pytest.mark.parametrize(
+    "source, output, transferred",
+    [
+        ("그는 25일에 왔다.", "He came on Friday.", True),  # the 25th: English names its weekday
+        ("그는 31일에 왔다.", "He came on Monday.", True),
+        ("그는 100일 동안 일했다.", "He worked on Friday.", False),  # 100 days: no day of a month
+        ("그는 32일 동안 일했다.", "He worked on Friday.", False),
+        ("그는 100일 동안 일했다.", "He worked for 100 days.", True),
+    ],
+)
+def test_only_a_day_of_the_month_matches_a_weekday(kiwi, source, output, transferred):
+    from ktr import KTR
+
+    metric = KTR(Config(matching=("exact", "number")), analyzer=kiwi)
+    days = [k for k in metric.sentence_score(source, output).keywords if k.keyword.lemma.endswith("일")]
+    assert [(k.keyword.cls, k.transferred) for k in days] == [("digits", transferred)]
+
+
+def test_class_weights_from_a_yaml_config_change_the_weighted_score(capsys, case, tmp_path):
+    # 학생 책 읽다 | 물 마시다 | 철수 오다 (철수: no entry) with verbs 0.25 and proper nouns 2:
+    # (1 + 0.25) / 2.25, 1.25 / 1.25, 0.25 / 2.25: 5/9, 1, 1/9, mean 5/9 (all weights 1: 13/18)
+    src, hyp, cfg = case
+    weighted = write(
+        tmp_path / "w.yaml",
+        cfg.read_text(encoding="utf-8") + "aggregation: weighted\nclass_weights: {verb: 0.25, proper_noun: 2}\n",
+    )
+    code, out, _ = ktr_in(capsys, "score", "-s", src, "-t", hyp, "-c", weighted, "-f", "json", "--sentences")
+    system = json.loads(out)["systems"][0]
+    assert code == 0 and system["ktr"] == system["ktr_weighted"] == pytest.approx(5 / 9)
+    assert [s["weighted_score"] for s in system["segments"]] == pytest.approx([5 / 9, 1, 1 / 9, None])
+    assert system["ktr_macro"] == pytest.approx(13 / 18)
+    code, out, _ = ktr_in(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
+    assert json.loads(out)["systems"][0]["ktr_weighted"] == pytest.approx(13 / 18)

@@ -540,6 +540,9 @@ def test_a_source_without_hangul_and_a_korean_output_are_warned_of_once(capsys, 
         f"ktr: warning: {korean}: 3 of 4 lines with letters are mostly Hangul: is this the English output? "
         "KTR matches English words\n"
     )
+    # on a cluster the same, from the lines the check kept (the files are not read again)
+    dask = ktr("score", "-s", english, "-t", korean, hyp, "-c", cfg, "--engine", "dask", "--workers", "1", "-f", "json")
+    assert dask.returncode == 0 and [line for line in dask.stderr.splitlines() if "Hangul" in line] == err.splitlines()
     code, out, err = ktr_in(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)  # the right way round: nothing
     assert (code, err) == (0, "")
     folder = tmp_path / "exp"

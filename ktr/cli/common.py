@@ -101,7 +101,9 @@ class _Named(Protocol):
 
 def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> None:
     """An input warning for a source whose lines mostly have no Hangul, and for each output
-    whose lines are mostly Hangul (:func:`ktr.textio.language_warning`): each would score near 0."""
+    whose lines are mostly Hangul (:func:`ktr.textio.language_warning`): each would score near 0.
+    A file indexed for a cluster (or a URL) is not read again: its first lines were kept when it
+    was checked (``head``). A table's columns are not looked at."""
     import warnings
 
     from ktr.errors import InputWarning
@@ -113,7 +115,10 @@ def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> N
         if (f.name, korean) in warned:
             continue  # a file given twice is warned of once
         warned.add((f.name, korean))
-        message = language_warning(f.name, iter(f), korean)
+        if getattr(f, "column", None) is not None:
+            continue  # a table's column: its rows would be read again
+        lines = getattr(f, "head", None)
+        message = language_warning(f.name, iter(f) if lines is None else lines, korean)
         if message is not None:
             warnings.warn(message, InputWarning, stacklevel=2)
 

@@ -1,8 +1,15 @@
-"""Scoring options as a typed, strict dataclass; YAML keys map 1:1 to its fields."""
+"""Scoring options as a typed, strict dataclass; YAML keys map 1:1 to its fields.
+
+Config files are read strictly (:func:`read_yaml`): UTF-8, no key given twice, no YAML anchors or
+aliases, every number finite; errors name the file (and line), and print no more of a value
+than :func:`shown` gives.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import reprlib
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +19,7 @@ import yaml
 
 from ktr.errors import ConfigError
 from ktr.korean.keywords import CLASSES
+from ktr.textio import invalid_utf8
 
 AGGREGATIONS = ("macro", "micro", "weighted")
 HEADLINES = ("ktr", "f")
@@ -119,10 +127,12 @@ class Config:
     in-process; unset: the backend's default (60 for the KoNLPy backends, 0 for kiwi and mecab)."""
 
     def __post_init__(self) -> None:
+        for key in ("f_beta", "transliteration_threshold", "timeout", "max_chars", "synonym_senses"):
+            _finite(key, getattr(self, key))
         _choice("aggregation", self.aggregation, AGGREGATIONS)
         _choice("headline", self.headline, HEADLINES)
         if isinstance(self.f_beta, bool) or not isinstance(self.f_beta, (int, float)) or not self.f_beta > 0:
-            raise ConfigError(f"f_beta: must be a number above 0, got {self.f_beta!r}")
+            raise ConfigError(f"f_beta: must be a number above 0, got {shown(self.f_beta)}")
         _choice("no_keywords", self.no_keywords, NO_KEYWORD_POLICIES)
         _choice("missing_in_lexicon", self.missing_in_lexicon, MISSING_POLICIES)
         for c in self.classes:
@@ -132,31 +142,34 @@ class Config:
         for s in self.matching:
             _choice("matching", s, MATCH_STAGES)
         if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
-            raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {self.synonym_senses!r}")
+            raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {shown(self.synonym_senses)}")
         if (
             isinstance(self.expanded_equivalents, bool)
             or not isinstance(self.expanded_equivalents, int)
             or self.expanded_equivalents < 0
         ):
             raise ConfigError(
-                f"expanded_equivalents: must be a whole number (0: all equivalents), got {self.expanded_equivalents!r}"
+                f"expanded_equivalents: must be a whole number (0: all equivalents), got {shown(self.expanded_equivalents)}"
             )
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
         if not 0 < self.transliteration_threshold <= 1:
-            raise ConfigError(f"transliteration_threshold: must be in (0, 1], got {self.transliteration_threshold!r}")
+            raise ConfigError(
+                f"transliteration_threshold: must be in (0, 1], got {shown(self.transliteration_threshold)}"
+            )
         if not 0 < self.semantic_threshold <= 1:
-            raise ConfigError(f"semantic_threshold: must be in (0, 1], got {self.semantic_threshold!r}")
+            raise ConfigError(f"semantic_threshold: must be in (0, 1], got {shown(self.semantic_threshold)}")
         if not isinstance(self.embedder, str) or not self.embedder.strip():
-            raise ConfigError(f"embedder: must be a model name, got {self.embedder!r}")
+            raise ConfigError(f"embedder: must be a model name, got {shown(self.embedder)}")
         for c, w in self.class_weights.items():
             _choice("class_weights", c, (*CLASSES, "idiom", "construction"))
+            _finite(f"class_weights: {c}", w)
             if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:
-                raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {w!r}")
+                raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {shown(w)}")
         if isinstance(self.max_chars, bool) or self.max_chars < 100:
-            raise ConfigError(f"max_chars: must be a whole number of at least 100, got {self.max_chars!r}")
+            raise ConfigError(f"max_chars: must be a whole number of at least 100, got {shown(self.max_chars)}")
         if self.timeout is not None and (isinstance(self.timeout, bool) or self.timeout < 0):
-            raise ConfigError(f"timeout: must be 0 (no limit) or a number of seconds, got {self.timeout!r}")
+            raise ConfigError(f"timeout: must be 0 (no limit) or a number of seconds, got {shown(self.timeout)}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> Config:
@@ -166,13 +179,13 @@ class Config:
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key not in fields:
-                raise ConfigError(f"{where}: unknown key {key!r}; valid keys: {', '.join(fields)}")
+                raise ConfigError(f"{where}: unknown key {shown(key)}; valid keys: {', '.join(fields)}")
             f = fields[key]
             # every field has a default or a default factory
             default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             if isinstance(default, dict):
                 if not isinstance(value, dict):
-                    raise ConfigError(f"{where}: {key} must be a mapping, got {value!r}")
+                    raise ConfigError(f"{where}: {key} must be a mapping, got {shown(value)}")
                 value = {**default, **value}
             elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
@@ -184,10 +197,10 @@ class Config:
                 value = tuple(value)
             elif key == "timeout":
                 if not isinstance(value, (int, float)) or isinstance(value, bool):
-                    raise ConfigError(f"{where}: timeout must be a number of seconds, got {value!r}")
+                    raise ConfigError(f"{where}: timeout must be a number of seconds, got {shown(value)}")
                 value = float(value)
             elif not isinstance(value, type(default)):
-                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {value!r}")
+                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {shown(value)}")
             kwargs[key] = value
         try:
             return cls(**kwargs)
@@ -202,18 +215,86 @@ class Config:
         return dataclasses.replace(self, **changes)
 
 
-def read_yaml(path: str | Path, loader: type = yaml.SafeLoader) -> Any:
-    """A YAML file's content; unreadable files and YAML errors are ConfigErrors naming file:line."""
+def read_yaml(path: str | Path, loader: type | None = None) -> Any:
+    """A YAML file's content, read by :class:`StrictLoader` (or ``loader``); an unreadable file,
+    a file that is not UTF-8 and YAML errors are ConfigErrors naming file:line."""
     try:
-        return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader)
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        raw = data[start : len(data) if end < 0 else end]
+        number = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(invalid_utf8(str(path), number, raw, exc.start - start)) from None
+    try:
+        return yaml.load(text, Loader=loader or StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        problem = getattr(exc, "problem", None) or exc
+        if isinstance(exc, Refused):
+            raise ConfigError(f"{path}{line}: {problem}") from None
+        raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from None
+
+
+class Refused(yaml.composer.ComposerError):
+    """Valid YAML that a config may not hold (:class:`StrictLoader`)."""
+
+
+class StrictLoader(yaml.SafeLoader):
+    """YAML for configs: safe (no Python objects are made), no key given twice in one mapping
+    (PyYAML keeps the last silently), and no anchors or aliases: an alias makes a small file a
+    huge value (nine levels of nine: 387 million strings), which an error message would print."""
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            sign = "*" if isinstance(event, yaml.AliasEvent) else "&"
+            raise Refused(
+                None,
+                None,
+                f"YAML anchors and aliases are not allowed in a config ({sign}{anchor}): write each value out",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                twice = key in seen
+            except TypeError:
+                continue  # unhashable: SafeLoader refuses it
+            if twice:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {shown(key)} given twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxtuple, _SHOWN.maxdict, _SHOWN.maxset = 2, 4, 4, 4, 4
+_SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 60, 60, 40
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` as an error message prints it: at most two levels of four items, 60
+    characters of a string, so that no value, however large, makes a message large."""
+    return _SHOWN.repr(value)
+
+
+def _finite(key: str, value: Any) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{key}: must be a finite number, got {value!r}")
 
 
 def _choice(key: str, value: Any, valid: Collection[str]) -> None:
     if value not in valid:
-        raise ConfigError(f"{key}: {value!r} is not valid; choose one of: {', '.join(valid)}")
+        raise ConfigError(f"{key}: {shown(value)} is not valid; choose one of: {', '.join(valid)}")

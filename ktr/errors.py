@@ -14,6 +14,11 @@ class InputError(KtrError, ValueError):
     """A user's file or argument is unusable (unreadable, bad encoding, wrong length...)."""
 
 
+class UsageError(KtrError):
+    """The command line lacks an argument it needs (what argparse refuses for a required one):
+    the command line reports it on one line and exits with status 2."""
+
+
 class ConfigError(KtrError, ValueError):
     """A configuration key or value is invalid."""
 
@@ -28,3 +33,7 @@ class BackendUnavailable(KtrError, RuntimeError):
 
 class InputWarning(UserWarning):
     """A source line was changed before analysis, or could not be analysed and was not scored."""
+
+
+class CacheWarning(UserWarning):
+    """The on-disk cache could not be written: ktr goes on without it (it only costs time)."""

@@ -1,7 +1,9 @@
 """Reading line-aligned text files: one segment per ``\\n``-terminated line.
 
 Only ``\\n`` ends a line (as ``wc -l`` counts); a trailing ``\\r`` (CRLF files) and a UTF-8
-byte-order mark are removed. Invalid UTF-8 is an error naming the file, line and byte offset.
+byte-order mark are removed. Invalid UTF-8 is an error naming the file, line and byte offset, and
+the encoding the file looks like when it looks like one (UTF-16, CP949), with the command that
+converts it (:func:`invalid_utf8`).
 
 Inputs are regular files or standard input (``-``): a device, a named pipe or a socket is
 refused before it is opened (``/dev/zero`` would never end, a pipe cannot be read twice and may
@@ -12,14 +14,20 @@ Files are either read whole (:func:`read_lines`) or streamed (:func:`scan`, then
 :func:`aligned`): a first pass counts the lines and checks the encoding in blocks of
 ``BLOCK`` bytes, so that a bad file is refused before any work, and the lines are then read a
 stretch at a time, in step across files, so memory does not grow with the files' length.
+
+:func:`language_warning` tells when a file is in the other language than the one expected (a
+source without Hangul, an output in Korean), and :func:`write_texts` writes the files a command
+makes, all or none.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import re
+import shlex
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -28,6 +36,14 @@ from typing import BinaryIO, Protocol
 from ktr.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
+#: byte-order marks of the encodings a file that is not UTF-8 is most often in (UTF-32's first:
+#: UTF-32LE's mark begins with UTF-16LE's)
+OTHER_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
 #: bytes read at a time by :func:`scan`
 BLOCK = 1 << 20
 #: the longest line standard input may have, in bytes: 16 MiB, thousands of times a long sentence
@@ -58,9 +74,40 @@ def _decode(raw: bytes, name: str, number: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line (byte 0x{raw[exc.start]:02x})"
-        ) from None
+        raise InputError(invalid_utf8(name, number, raw, exc.start)) from None
+
+
+def invalid_utf8(name: str, number: int, raw: bytes, start: int) -> str:
+    """The message for line ``number`` of ``name`` (its bytes ``raw``), not UTF-8 from byte ``start``
+    on: the file, line, byte offset and byte, and when the file looks like UTF-16 or CP949 (the
+    encodings Windows editors save Korean in), which, and the ``iconv`` command that converts it."""
+    message = f"{name}:{number}: invalid UTF-8 at byte {start} of the line (byte 0x{raw[start]:02x})"
+    looks = _looks_like(raw, start, number)
+    if looks is None:
+        return message
+    what, code = looks
+    convert = f"iconv -f {code} -t UTF-8"
+    if name == "-":
+        return f"{message}; it looks like {what}: convert it by piping it through {convert}"
+    return f"{message}; it looks like {what}: convert it with {convert} {shlex.quote(name)} > {shlex.quote(name + '.utf8')}"
+
+
+def _looks_like(raw: bytes, start: int, number: int) -> tuple[str, str] | None:
+    """(what the encoding of a line that is not UTF-8 looks like, iconv's name for it), or None:
+    a UTF-16 or UTF-32 byte-order mark at the start of the file; or CP949 (EUC-KR), when the line
+    reads as CP949 and its first bad byte is a Hangul syllable's lead byte (0xB0-0xC8) followed by
+    a trail byte (0xA1-0xFE)."""
+    if number == 1:
+        for mark, code in OTHER_BOMS:
+            if raw.startswith(mark):
+                return f"{code} (a {code} byte-order mark)", code
+    if 0xB0 <= raw[start] <= 0xC8 and start + 1 < len(raw) and 0xA1 <= raw[start + 1] <= 0xFE:
+        try:
+            raw.decode("cp949")
+        except UnicodeDecodeError:
+            return None
+        return "CP949 (EUC-KR) Korean", "CP949"
+    return None
 
 
 def _checked(path: str | os.PathLike[str]) -> Path:
@@ -228,3 +275,65 @@ def check_counts(counts: Sequence[tuple[str, int]]) -> None:
 def check_same_length(named: dict[str, list[str]], reference_name: str) -> None:
     """Raise InputError unless every list in ``named`` has as many lines as ``reference_name``."""
     check_counts([(reference_name, len(named[reference_name])), *((n, len(v)) for n, v in named.items())])
+
+
+#: lines with letters that :func:`language_warning` looks at, from the start of a file
+LANGUAGE_SAMPLE = 1000
+_LETTER = re.compile(r"[^\W\d_]")
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+
+def language_warning(name: str, lines: Iterable[str], korean: bool) -> str | None:
+    """A warning when most of the lines with letters (of the first :data:`LANGUAGE_SAMPLE`) are
+    in the other language: without Hangul in a Korean source (``korean``), or mostly Hangul (more
+    than half of its letters) in an English output; None otherwise. Either scores near 0."""
+    counted = odd = 0
+    for line in lines:
+        letters = len(_LETTER.findall(line))
+        if not letters:
+            continue
+        hangul = len(_HANGUL.findall(line))
+        counted += 1
+        odd += hangul == 0 if korean else hangul * 2 > letters
+        if counted == LANGUAGE_SAMPLE:
+            break
+    if odd * 2 <= counted:
+        return None
+    of = f"{odd} of {'the first ' if counted == LANGUAGE_SAMPLE else ''}{counted} lines with letters"
+    if korean:
+        return f"{name}: {of} have no Hangul: is this the Korean source? KTR finds its keywords in Korean"
+    return f"{name}: {of} are mostly Hangul: is this the English output? KTR matches English words"
+
+
+def lines_of(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a file, read as they are asked for (as a :class:`TextFile` reads them)."""
+    return _stream(str(path))
+
+
+def write_texts(files: dict[Path, str]) -> None:
+    """Write each text (UTF-8) into its file, all or none: each goes into a temporary file beside
+    its target (``NAME.tmp``) first, and only when every one is written do they replace their
+    targets. On an error (a full disk, a folder that cannot be written) the temporary files are
+    removed, the targets are as they were, and an OSError naming the target is raised."""
+    temporary: dict[Path, Path] = {}
+    try:
+        for path, text in files.items():
+            tmp = path.with_name(path.name + ".tmp")
+            temporary[path] = tmp
+            try:
+                with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                    fh.write(text)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(path)) from None
+        for path, tmp in list(temporary.items()):
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(path)) from None
+            del temporary[path]
+    finally:
+        for tmp in temporary.values():
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass  # never made, or already gone

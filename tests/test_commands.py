@@ -111,7 +111,7 @@ def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
     assert (code, out) == (1, "")
     one_line_error(err, "nope.ko: no such file")
     code, _, err = ktr(capsys, "score", "-t", hyp)
-    assert code == 1
+    assert code == 2  # a usage error: a required argument missing
     error_is(err, "ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
     empty = write(tmp_path / "empty.en", "")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", empty)
@@ -237,25 +237,32 @@ def test_score_a_table_by_its_columns(capsys, case, tmp_path):
     assert code == 0 and out == files.replace(str(src), str(table))
     code, out, _ = ktr(capsys, "score", "-s", table, "--source-column", "ko", "--system-column", "out", "ko", "-c", cfg)
     assert code == 0 and [row.split()[0] for row in out.splitlines()[2:4]] == ["out", "ko"]
-    for args, message in [
+    for args, status, message in [
         (
             ["--source-column", "ko", "--system-column", "out"],
+            2,  # a required argument missing: a usage error
             "a table needs -s TABLE, --source-column and --system-column",
         ),
-        (["-s", table, "--system-column", "out"], "a table needs -s TABLE, --source-column and --system-column"),
-        (["-s", table, "--source-column", "ko"], "a table needs -s TABLE, --source-column and --system-column"),
+        (["-s", table, "--system-column", "out"], 2, "a table needs -s TABLE, --source-column and --system-column"),
+        (["-s", table, "--source-column", "ko"], 2, "a table needs -s TABLE, --source-column and --system-column"),
         (
             ["-s", table, "-r", hyp, "--source-column", "ko", "--system-column", "out"],
+            1,
             "with a table, systems and references are its columns (--system-column, --reference-column), not files",
         ),
-        (["-s", table, "--source-column", "ko", "--system-column", "out", "out"], "--system-column: each system once"),
+        (
+            ["-s", table, "--source-column", "ko", "--system-column", "out", "out"],
+            1,
+            "--system-column: each system once",
+        ),
         (
             ["-s", table, "--source-column", "ko", "--system-column", "out", "--paired-bs"],
+            1,
             "--paired-bs needs at least two systems (the first is the baseline)",
         ),
     ]:
         code, out, err = ktr(capsys, "score", *args)
-        assert (code, out) == (1, ""), args
+        assert (code, out) == (status, ""), args
         error_is(err, message)
 
 
@@ -333,7 +340,7 @@ def test_lexicon_exit_codes(capsys, case, tmp_path):
     code, out, _ = ktr(capsys, "lexicon", "lookup", "물", "불", "-c", cfg)
     assert code == 1 and out.splitlines()[1] == "불\t(not in the lexicon)"
     code, _, err = ktr(capsys, "lexicon", "coverage", "-c", cfg)
-    assert code == 1
+    assert code == 2  # a usage error: a required argument missing
     one_line_error(err, "ktr lexicon coverage needs -s SOURCE")
     code, _, err = ktr(capsys, "lexicon", "list")
     assert code == 2 and "invalid choice: 'list'" in err
@@ -434,7 +441,7 @@ def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
         code, out, err = ktr(capsys, "score", "-s", src, "-c", cfg)
     finally:
         stream.close(), os.close(master)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")  # a usage error: no hypotheses given
     error_is(
         err, "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input (cat out.en | ktr score -s src.ko)"
     )

@@ -86,6 +86,8 @@ def test_the_defaults_are_those_the_help_states():
         ("score", "format"): "text",
         ("run", "quiet"): False,
         ("run", "overwrite"): False,
+        ("lexicon", "overwrite"): False,
+        ("meta-eval", "overwrite"): False,
         ("lexicon", "format"): "text",
         ("lexicon", "top"): 30,  # docs/lexicons.md: --top N, 30 by default
     }

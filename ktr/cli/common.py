@@ -1,9 +1,11 @@
-"""What every command shares: exit codes and the config from ``-c`` and ``-a``."""
+"""What every command shares: exit codes, the config from ``-c`` and ``-a``, the engine, and the
+warning for an input in the other language."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ktr.config import Config
 
@@ -65,6 +67,10 @@ def engine_from(args: argparse.Namespace) -> Engine:
     from ktr.execution.options import Engine
 
     dask = args.engine == "dask"
+    if dask:
+        from ktr.execution.dask_engine import require_dask
+
+        require_dask()  # before any file is read with it
     return Engine(
         args.engine,
         scheduler=args.scheduler,
@@ -82,3 +88,48 @@ def engine_field(engine: Engine) -> dict[str, Any]:
 
     workers = engine.workers or (None if engine.scheduler else DEFAULT_WORKERS)  # a scheduler's: its own
     return {"name": engine.name, "scheduler": engine.scheduler, "workers": workers}
+
+
+class _Named(Protocol):
+    """A file of a run, as :func:`warn_of_language` reads it: its name and its lines."""
+
+    @property
+    def name(self) -> str: ...
+
+    def __iter__(self) -> Any: ...
+
+
+def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> None:
+    """An input warning for a source whose lines mostly have no Hangul, and for each output
+    whose lines are mostly Hangul (:func:`ktr.textio.language_warning`): each would score near 0.
+    A file indexed for a cluster (or a URL) is not read again: its first lines were kept when it
+    was checked (``head``). A table's columns are not looked at."""
+    import warnings
+
+    from ktr.errors import InputWarning
+    from ktr.textio import language_warning
+
+    files = ([(source, True)] if source is not None else []) + [(f, False) for f in outputs]
+    warned = set()
+    for f, korean in files:
+        if (f.name, korean) in warned:
+            continue  # a file given twice is warned of once
+        warned.add((f.name, korean))
+        if getattr(f, "column", None) is not None:
+            continue  # a table's column: its rows would be read again
+        lines = getattr(f, "head", None)
+        message = language_warning(f.name, iter(f) if lines is None else lines, korean)
+        if message is not None:
+            warnings.warn(message, InputWarning, stacklevel=2)
+
+
+class NamedFile:
+    """A file by its path, its lines read as they are asked for (:func:`ktr.textio.lines_of`)."""
+
+    def __init__(self, path: object) -> None:
+        self.name = str(path)
+
+    def __iter__(self) -> Any:
+        from ktr.textio import lines_of
+
+        return lines_of(self.name)

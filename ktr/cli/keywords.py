@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_from, warn_of_language
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,8 +23,10 @@ def run(args: argparse.Namespace) -> int:
 
     engine = engine_from(args)
     source = check_file(args.src, distributed=engine.distributed)  # checked whole before anything is written
+    scorer = Scorer(config_from(args), engine=engine)
+    warn_of_language(source)
     failed = False
-    for kws, why in Scorer(config_from(args), engine=engine).keywords_file(source):
+    for kws, why in scorer.keywords_file(source):
         sys.stdout.write(" ".join(f"{k.lemma}/{k.tag}" for k in kws) + "\n")
         failed = failed or bool(why)
     return EXIT_FAILED_LINES if failed else EXIT_OK

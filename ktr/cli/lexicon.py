@@ -7,8 +7,8 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from
-from ktr.errors import KtrError
+from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from, warn_of_language
+from ktr.errors import UsageError
 
 if TYPE_CHECKING:
     from ktr.korean.keywords import Keyword
@@ -19,6 +19,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
     p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")
     p.add_argument("-o", "--output", help="output lexicon TSV (import)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="import: replace -o even if ktr lexicon import did not write it (or it was changed since)",
+    )
     p.add_argument("-s", "--src", help="Korean text to measure coverage on (coverage)")
     p.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
     p.add_argument("-c", "--config", help="YAML config")
@@ -31,18 +36,22 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ktr.lexicon import load_lexicon, tools
+    from ktr.lexicon import importers, load_lexicon, tools
 
+    # what the command line lacks, before anything is read
+    if args.action == "lookup" and not args.words:
+        raise UsageError("ktr lexicon lookup needs one or more Korean lemmas")
+    if args.action == "coverage" and not args.src:
+        raise UsageError("ktr lexicon coverage needs -s SOURCE")
+    if args.action == "import" and (len(args.words) != 2 or not args.output):
+        raise UsageError(f"usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: {', '.join(importers.FORMATS)})")
     config = config_from(args)
     lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
     if args.action == "import":
-        from ktr.lexicon import importers
-
-        if len(args.words) != 2 or not args.output:
-            raise KtrError(f"usage: ktr lexicon import FORMAT FILE -o OUT.tsv (FORMAT: {', '.join(importers.FORMATS)})")
         fmt, path = args.words
+        importers.check_target(args.output, args.overwrite)  # refused before the dictionary is read
         result = importers.import_file(fmt, path)
-        written = importers.write_tsv(result.entries, args.output)
+        written = importers.write_tsv(result.entries, args.output, overwrite=args.overwrite)
         skipped = ", ".join(f"{reason}: {n}" for reason, n in sorted(result.skipped.items())) or "none"
         print(f"{written} entries written to {args.output}; skipped records: {skipped}", file=sys.stderr)
         return EXIT_OK
@@ -50,9 +59,8 @@ def run(args: argparse.Namespace) -> int:
         from ktr.scoring.scorer import Scorer
         from ktr.textio import scan
 
-        if not args.src:
-            raise KtrError("ktr lexicon coverage needs -s SOURCE")
         source = scan(args.src)
+        warn_of_language(source)
         failed = 0  # lines the analyzer failed on: no keywords, so not counted (a warning names each)
 
         def keyword_lines() -> Iterator[tuple[list[Keyword], list[bool]]]:
@@ -93,8 +101,6 @@ def run(args: argparse.Namespace) -> int:
             for cls, n in doc["by_class"].items():
                 print(f"  {cls:<12} {n}")
     elif args.action == "lookup":
-        if not args.words:
-            raise KtrError("ktr lexicon lookup needs one or more Korean lemmas")
         status = EXIT_OK
         for word in args.words:
             entries = [e for e in lexicon if e.lemma == word]

@@ -24,9 +24,9 @@ from typing import NoReturn, TextIO
 
 from ktr import __version__
 from ktr.cli import keywords, lexicon, meta_eval, run, score
-from ktr.cli.common import EXIT_ERROR, EXIT_OK
+from ktr.cli.common import EXIT_ERROR, EXIT_OK, EXIT_USAGE
 from ktr.controls import shown
-from ktr.errors import InputWarning, KtrError
+from ktr.errors import CacheWarning, InputWarning, KtrError, UsageError
 
 #: input warnings printed one by one; the rest are counted (the JSON output lists the first 100,000)
 SHOWN_WARNINGS = 20
@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _InputWarnings:
-    """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them."""
+    """Prints input warnings as ``ktr: warning: ...`` lines, the first SHOWN_WARNINGS of them, and
+    a cache that cannot be written (said once) as one such line too."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -75,6 +76,9 @@ class _InputWarnings:
         file: TextIO | None = None,
         line: str | None = None,
     ) -> None:
+        if issubclass(category, CacheWarning):
+            print(f"ktr: warning: {message}", file=sys.stderr)
+            return None
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1
@@ -106,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
+    except UsageError as exc:  # a required argument missing: a usage error, as argparse's own
+        print(f"ktr: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KtrError as exc:
         print(f"ktr: error: {shown(str(exc))}", file=sys.stderr)
         return EXIT_ERROR

@@ -29,6 +29,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="folder for meta-eval.json, .md and .svg, or with --gold agreement.json "
         "and .md (default: Markdown on stdout)",
     )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into an output folder that is not empty (its report files are replaced)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the random variants (default 1)")
     p.add_argument(
         "--gold",
@@ -46,8 +51,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from ktr.experiments import metaeval
     from ktr.reports import metaeval_report as report
+    from ktr.reports.files import prepare_output
     from ktr.reports.run_tables import check_folder
     from ktr.textio import check_same_length, read_lines
 
@@ -56,24 +64,29 @@ def run(args: argparse.Namespace) -> int:
     check_same_length(files, args.src)
     if args.output:
         check_folder(args.output)
+        # as ktr run: into a folder that holds something only with --overwrite
+        prepare_output(Path(args.output), args.overwrite)
     if args.gold:
-        return _agreement(args, files[args.src], files[args.ref])
+        return _agreement(args, files)
     if args.style:
-        return _style(args, files[args.src])
+        return _style(args, files)
     if len(files[args.src]) < 2:
         raise KtrError(
             f"{args.src}: one line; meta-eval needs at least 2 (each line is also "
             "scored against another line's translation)"
         )
-    scorer, failed = _scorer(args)
+    scorer, failed = _scorer(args, files)
     result = metaeval.run(scorer, files[args.src], files[args.ref], seed=args.seed, source_name=args.src)
     return _report(args, report, result, failed())
 
 
-def _scorer(args: argparse.Namespace) -> tuple[Scorer, Callable[[], int]]:
+def _scorer(args: argparse.Namespace, files: dict[str, list[str]]) -> tuple[Scorer, Callable[[], int]]:
     """The config's scorer, and how many source lines its analyzer has failed on so far: they are
-    not scored, a warning names each, and the command exits with EXIT_FAILED_LINES."""
+    not scored, a warning names each, and the command exits with EXIT_FAILED_LINES. A source
+    without Hangul, or a translation in Korean, is warned of once it is built."""
+    from ktr.cli.common import warn_of_language
     from ktr.scoring.scorer import Scorer
+    from ktr.textio import TextFile
 
     failed = 0
 
@@ -84,7 +97,10 @@ def _scorer(args: argparse.Namespace) -> tuple[Scorer, Callable[[], int]]:
             failed += sum(1 for why in prepared.failed if why)
             return prepared
 
-    return Counting(config_from(args)), lambda: failed
+    scorer = Counting(config_from(args))
+    src, ref = (TextFile(name, len(files[name]), True, tuple(files[name])) for name in (args.src, args.ref))
+    warn_of_language(src, [ref])
+    return scorer, lambda: failed
 
 
 def _report(args: argparse.Namespace, report: Any, result: Any, failed: int) -> int:
@@ -97,21 +113,21 @@ def _report(args: argparse.Namespace, report: Any, result: Any, failed: int) -> 
     return EXIT_FAILED_LINES if failed else EXIT_OK
 
 
-def _agreement(args: argparse.Namespace, sources: list[str], translations: list[str]) -> int:
+def _agreement(args: argparse.Namespace, files: dict[str, list[str]]) -> int:
     from ktr.experiments.judged import agreement, read_gold
     from ktr.reports import agreement as report
 
     gold = read_gold(args.gold)
-    scorer, failed = _scorer(args)
-    result = agreement(scorer, sources, translations, gold, args.gold, args.src)
+    scorer, failed = _scorer(args, files)
+    result = agreement(scorer, files[args.src], files[args.ref], gold, args.gold, args.src)
     return _report(args, report, result, failed())
 
 
-def _style(args: argparse.Namespace, sources: list[str]) -> int:
+def _style(args: argparse.Namespace, files: dict[str, list[str]]) -> int:
     from ktr.experiments.style import read_style
     from ktr.experiments.style import run as style_run
     from ktr.reports import style_report as report
 
     lines = read_style(args.style)
-    scorer, failed = _scorer(args)
-    return _report(args, report, style_run(scorer, sources, lines, args.style), failed())
+    scorer, failed = _scorer(args, files)
+    return _report(args, report, style_run(scorer, files[args.src], lines, args.style), failed())

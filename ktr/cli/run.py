@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, engine_from
+from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, NamedFile, add_engine_arguments, engine_from, warn_of_language
 from ktr.errors import KtrError
 
 
@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     experiment = load_experiment(args.config)
     folder = Path(args.output) if args.output else experiment.output_dir()
     prepare_output(folder, args.overwrite)  # refuse before spending minutes on the run
+    data = experiment.data
+    warn_of_language(NamedFile(data.source), [NamedFile(path) for path in data.systems.values()])
     run = run_experiment(experiment, quiet=args.quiet, jobs=jobs, engine=engine)
     written = write_reports(run, folder, overwrite=args.overwrite)
     sys.stdout.write(summary_text(run))

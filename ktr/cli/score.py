@@ -7,8 +7,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ktr.cli.common import EXIT_FAILED_LINES, EXIT_OK, add_engine_arguments, config_from, engine_field, engine_from
-from ktr.errors import KtrError
+from ktr.cli.common import (
+    EXIT_FAILED_LINES,
+    EXIT_OK,
+    add_engine_arguments,
+    config_from,
+    engine_field,
+    engine_from,
+    warn_of_language,
+)
+from ktr.errors import KtrError, UsageError
 
 if TYPE_CHECKING:
     from ktr.execution.inputs import Inputs
@@ -93,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         if capped:
             print(f"ktr: warning: {capped}", file=sys.stderr)
     scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
+    warn_of_language(inputs.source, inputs.systems.values())
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:
@@ -128,9 +137,9 @@ def _files(args: argparse.Namespace, distributed: bool) -> Inputs:
         ref_paths = args.ref or [str(files["reference"])]
     else:
         if not args.src:
-            raise KtrError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
+            raise UsageError("ktr score needs -s SOURCE and -t HYPOTHESIS (or --sample)")
         if not args.hyp and sys.stdin.isatty():
-            raise KtrError(
+            raise UsageError(
                 "ktr score needs -t HYPOTHESIS, or the hypotheses on standard input (cat out.en | ktr score -s src.ko)"
             )
         source_path, hyp_paths, ref_paths = args.src, args.hyp or ["-"], args.ref or []
@@ -148,7 +157,7 @@ def _table(args: argparse.Namespace) -> Inputs:
     from ktr.execution.tables import check_table
 
     if not (args.src and args.source_column and args.system_column):
-        raise KtrError("a table needs -s TABLE, --source-column and --system-column")
+        raise UsageError("a table needs -s TABLE, --source-column and --system-column")
     if args.hyp or args.ref:
         raise KtrError(
             "with a table, systems and references are its columns (--system-column, --reference-column), not files"
@@ -168,6 +177,8 @@ def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
 
     if not (args.confidence or args.paired_bs):
         return
+    if args.seed < 0:  # numpy's generator takes none
+        raise KtrError(f"--seed must be at least 0, got {args.seed}")
     if args.format == "tsv":
         raise KtrError("--confidence and --paired-bs report corpus scores: use -f text or -f json")
     if args.paired_bs and systems < 2:

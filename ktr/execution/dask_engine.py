@@ -45,12 +45,29 @@ DEFAULT_WORKERS = 2
 CONNECT_TIMEOUT = 30
 
 
+#: what the dask engine imports (module: as an error names it); the ``dask`` extra installs them
+NEEDS = {"distributed": "Dask", "fsspec": "fsspec"}
+
+
+def require_dask() -> None:
+    """Nothing, or an error naming what of the ``dask`` extra is not installed and how to install it."""
+    missing = []
+    for module, name in NEEDS.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise KtrError(f'the dask engine needs {" and ".join(missing)}: pip install "ktr[dask]"')
+
+
 def _distributed() -> Any:
     """Dask's distributed package (its client side is not typed), or an error saying how to install it."""
     try:
         return importlib.import_module("distributed")
     except ImportError:
-        raise KtrError('the dask engine needs Dask: pip install "ktr[dask]"') from None
+        require_dask()  # raises, naming what is missing
+        raise
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from ktr.errors import InputError
+from ktr.errors import InputError, KtrError
 from ktr.execution.unit import Stretch
 from ktr.textio import BLOCK, BOM, TextFile, _checked, _decode, scan
 
@@ -33,6 +33,8 @@ TASK_LINES = 1024
 TASKS = 32
 #: granules read at a time when a whole file is read from here (16,384 lines)
 READ = 256
+#: lines of its first block an indexed file keeps (:attr:`IndexedFile.head`)
+HEAD_LINES = 10_000
 
 
 class CheckedFile(Protocol):
@@ -59,8 +61,12 @@ def task_lines(lines: int) -> int:
 
 
 def _open(name: str) -> Any:
-    """An fsspec file to open (fsspec is not typed)."""
-    return importlib.import_module("fsspec").open(name, "rb")
+    """An fsspec file to open (fsspec is not typed), or an error saying how to install it."""
+    try:
+        fsspec = importlib.import_module("fsspec")
+    except ImportError:
+        raise KtrError('the dask engine needs fsspec: pip install "ktr[dask]"') from None
+    return fsspec.open(name, "rb")
 
 
 def cannot_read(name: str, exc: Exception) -> InputError:
@@ -86,6 +92,9 @@ class IndexedFile:
     lines: int
     has_text: bool
     offsets: array[int] = field(repr=False, compare=False, default_factory=lambda: array("q"))
+    #: its first lines (those its first block holds, at most HEAD_LINES), kept when it was checked:
+    #: what the language check looks at (ktr.textio.language_warning), without reading it again
+    head: tuple[str, ...] = field(repr=False, compare=False, default=())
     held = None
 
     def __iter__(self) -> Iterator[str]:
@@ -108,6 +117,7 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
     decoder = codecs.getincrementaldecoder("utf-8")()
     offsets = array("q")
     lines, position, has_text, last = 0, 0, False, b""
+    first_lines: tuple[str, ...] | None = None  # the first block's lines, once it is read
     try:
         with _open(name) as fh:
             head = fh.read(len(BOM))
@@ -126,6 +136,9 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
                 except UnicodeDecodeError:
                     _bad_line(name)
                 has_text = has_text or bool(text) and not text.isspace()
+                if first_lines is None:  # the first block: its whole lines (or the start of its first)
+                    pieces = text.split("\n")
+                    first_lines = tuple(pieces[: min(len(pieces) - 1 or 1, HEAD_LINES)])
                 position += len(block)
                 last, block = block[-1:], b""
             try:
@@ -141,7 +154,7 @@ def index_file(name: str, *, allow_empty: bool = False) -> IndexedFile:
         offsets.append(position)
     if not lines and not allow_empty:
         raise InputError(f"{name}: file is empty")
-    return IndexedFile(name, lines, has_text, offsets)
+    return IndexedFile(name, lines, has_text, offsets, first_lines or ())
 
 
 def check_file(name: str, *, distributed: bool, allow_empty: bool = False) -> TextFile | IndexedFile:

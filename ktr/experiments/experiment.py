@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from ktr.config import Config, read_yaml
+from ktr.config import Config, read_yaml, shown
 from ktr.errors import ConfigError
 from ktr.scoring.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES
 
@@ -109,7 +107,7 @@ class _Reader:
             raise self.fail(where, f"expected a mapping with keys {', '.join(keys)}, got {_kind(value)}")
         for key in value:
             if key not in keys:
-                raise self.fail(where, f"unknown key {key!r}; valid keys: {', '.join(keys)}")
+                raise self.fail(where, f"unknown key {shown(key)}; valid keys: {', '.join(keys)}")
         for key, required in keys.items():
             if required and key not in value:
                 raise self.fail(where, f"missing key {key!r}")
@@ -133,7 +131,7 @@ class _Reader:
         items = self.strings(value, where)
         for i, item in enumerate(items):
             if item not in valid:
-                raise self.fail(f"{where}[{i}]", f"{item!r} is not valid; choose one of: {', '.join(valid)}")
+                raise self.fail(f"{where}[{i}]", f"{shown(item)} is not valid; choose one of: {', '.join(valid)}")
         if len(set(items)) != len(items):
             raise self.fail(where, "lists an item twice")
         return items
@@ -147,7 +145,7 @@ class _Reader:
 
     def name(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not _NAME.match(value):
-            raise self.fail(where, f"{value!r} is not a usable name (letters, digits, and . + - _ inside)")
+            raise self.fail(where, f"{shown(value)} is not a usable name (letters, digits, and . + - _ inside)")
         return value
 
     def file(self, value: Any, where: str) -> Path:
@@ -180,7 +178,7 @@ class _Reader:
 
 
 def _kind(value: Any) -> str:
-    return "nothing" if value is None else f"{type(value).__name__} {value!r}"
+    return "nothing" if value is None else f"{type(value).__name__} {shown(value)}"
 
 
 TOP_KEYS = {
@@ -197,7 +195,7 @@ TOP_KEYS = {
 def load_experiment(path: str | Path) -> Experiment:
     """Read and check an experiment config (see the module docstring)."""
     p = Path(path)
-    doc = read_yaml(p, loader=_StrictLoader)
+    doc = read_yaml(p)  # strict: no key twice, no anchors or aliases
     r = _Reader(p)
     misplaced = [
         k for k in (doc if isinstance(doc, dict) else ()) if k not in TOP_KEYS and k in Config.__dataclass_fields__
@@ -276,11 +274,12 @@ def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -
     )
     baseline = cmp.get("baseline", next(iter(data.systems)))
     if baseline not in data.systems:
-        raise r.fail("compare.baseline", f"{baseline!r} is not a system; choose one of: {', '.join(data.systems)}")
+        raise r.fail("compare.baseline", f"{shown(baseline)} is not a system; choose one of: {', '.join(data.systems)}")
     baseline_variant = cmp.get("baseline_variant", next(iter(variants)))
     if baseline_variant not in variants:
         raise r.fail(
-            "compare.baseline_variant", f"{baseline_variant!r} is not a variant; choose one of: {', '.join(variants)}"
+            "compare.baseline_variant",
+            f"{shown(baseline_variant)} is not a variant; choose one of: {', '.join(variants)}",
         )
     return Comparison(
         baseline,
@@ -289,16 +288,3 @@ def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -
         seed=r.integer(cmp.get("seed", DEFAULT_SEED), "compare.seed", 0),
         differences=r.integer(cmp.get("differences", 10), "compare.differences", 0),
     )
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """YAML that refuses a key given twice in one mapping (PyYAML keeps the last silently)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(None, None, f"key {key!r} given twice", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)

@@ -18,11 +18,17 @@ lower-cased except all-caps acronyms (TV, U.S.) and proper nouns (Seoul), whites
 a leading ``to`` is dropped for verbs and adjectives; empty, duplicate (case-insensitively) and
 Hangul-containing equivalents are dropped and at most :data:`MAX_EQUIVALENTS` are kept. Records
 with the same (lemma, class) merge in first-seen order. Unusable records are skipped and counted
-by reason; a file that cannot be read or parsed at all raises :class:`~ktr.errors.LexiconError`.
+by reason; a file that cannot be read or parsed at all, or from which no entry could be imported
+(another format's file), raises :class:`~ktr.errors.LexiconError`.
+
+:func:`write_tsv` writes the entries all or nothing, and replaces an existing file only if it is
+empty or a file it wrote itself, unchanged since (its second line holds the sha256 of the lines
+after it), unless told to ``overwrite``: a file of the user's is never replaced silently.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -30,14 +36,19 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ktr.errors import LexiconError
 from ktr.korean.keywords import PREDICATE_CLASSES
 from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
+from ktr.textio import invalid_utf8, write_texts
 
 FORMATS = ("kengdic", "krdict", "muse", "tsv")
 MAX_EQUIVALENTS = 8
 HEADER = "# ktr-lexicon/1"
+#: the line after the header in the files :func:`write_tsv` writes
+WRITTEN = "# written by ktr lexicon import (sha256 {} of the lines below): an import replaces it only while they are unchanged"
+_WRITTEN = re.compile(r"# written by ktr lexicon import \(sha256 ([0-9a-f]{64}) ")
 
 #: Korean part-of-speech names (spaces removed) → ktr classes
 KOREAN_POS = {
@@ -105,14 +116,21 @@ def import_file(fmt: str, path: FilePath) -> ImportResult:
             continue
         if entry is not None:  # always: the line starts with its lemma, it is no comment
             entries.append(entry)
+    if not entries:  # another format's file, or an empty one: not an empty lexicon
+        why = ", ".join(f"{reason}: {n}" for reason, n in sorted(skipped.items()))
+        raise LexiconError(
+            f"{path}: nothing could be imported as {fmt} ({f'skipped records: {why}' if why else 'no records'})"
+        )
     return ImportResult(entries, dict(skipped))
 
 
-def write_tsv(entries: Iterable[Entry], path: FilePath) -> int:
+def write_tsv(entries: Iterable[Entry], path: FilePath, overwrite: bool = False) -> int:
     """Write entries as a sorted ``ktr-lexicon/1`` file; returns the number of entries written.
 
     Every line is checked with :func:`parse_line` first, and (lemma, class) must be unique, so
     the file always loads; an invalid entry raises :class:`LexiconError` and nothing is written.
+    An existing file is replaced only as :func:`check_target` allows; the file is written whole
+    or not at all (a full disk leaves the old one as it was).
     """
     lines, seen = [], set()
     for e in sorted(entries, key=lambda e: (e.lemma, e.cls)):
@@ -122,12 +140,37 @@ def write_tsv(entries: Iterable[Entry], path: FilePath) -> int:
             raise LexiconError(f"{e.where}: duplicate entry {e.lemma}/{e.cls}")
         seen.add((e.lemma, e.cls))
         lines.append(line + "\n")
+    check_target(path, overwrite)
+    body = "".join(lines)
+    marker = WRITTEN.format(hashlib.sha256(body.encode("utf-8")).hexdigest())
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as out:
-            out.write(HEADER + "\n" + "".join(lines))
+        write_texts({Path(path): f"{HEADER}\n{marker}\n{body}"})
     except OSError as exc:
         raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
     return len(lines)
+
+
+def check_target(path: FilePath, overwrite: bool = False) -> None:
+    """Nothing, when :func:`write_tsv` may write ``path``: it is absent or empty, or a file written
+    by it and unchanged since (its header, then the sha256 of the lines after its second line), or
+    ``overwrite`` is given; else a LexiconError: a file of the user's is never replaced silently."""
+    if overwrite:
+        return
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
+    header, _, rest = data.partition(b"\n")
+    marker, _, body = rest.partition(b"\n")
+    found = _WRITTEN.match(marker.decode("utf-8", "replace"))
+    if not data or (header == HEADER.encode() and found and found[1] == hashlib.sha256(body).hexdigest()):
+        return
+    raise LexiconError(
+        f"{path}: exists and was not written by ktr lexicon import (or was changed since); "
+        "use --overwrite to replace it, or -o to choose another file"
+    )
 
 
 def clean_lemma(text: str) -> str:
@@ -184,7 +227,7 @@ def _lines(path: FilePath) -> Iterator[tuple[str, str]]:
                 try:
                     text = raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError as exc:
-                    raise LexiconError(f"{name}:{number}: invalid UTF-8 at byte {exc.start}") from None
+                    raise LexiconError(invalid_utf8(name, number, raw, exc.start)) from None
                 if text.strip():
                     yield text, f"{name}:{number}"
     except OSError as exc:

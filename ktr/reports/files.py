@@ -1,19 +1,19 @@
 """The files ``ktr run`` writes: results.json, segments.tsv, report.md, report.html.
 
 All of them are rendered from one :class:`~ktr.experiments.runner.Run`; nothing is written until every format
-has been rendered, so a failing run leaves no half-written folder behind.
+has been rendered, and then all are written or none (:func:`ktr.textio.write_texts`), so a failing
+run, or a full disk, leaves no half-written folder and no temporary file behind.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ktr.errors import InputError
 from ktr.experiments.experiment import FILES
-from ktr.reports.run_tables import failed_note, layout, method_note, systems_table, variants_table
+from ktr.reports.run_tables import failed_note, layout, method_note, systems_table, variants_table, write_folder
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run
@@ -34,7 +34,8 @@ def render(run: Run, fmt: str) -> str:
 
 
 def prepare_output(folder: Path, overwrite: bool) -> None:
-    """Refuse to write into a folder that already holds something, unless ``overwrite``."""
+    """Refuse to write into a folder that already holds something, unless ``overwrite`` (the rule
+    of every command that writes a folder: ``ktr run``, ``ktr meta-eval -o``)."""
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not overwrite:
@@ -49,17 +50,10 @@ def write_reports(run: Run, folder: Path, overwrite: bool = False) -> list[Path]
     prepare_output(folder, overwrite)
     rendered = {FILES[fmt]: render(run, fmt) for fmt in run.experiment.output.formats}
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name, text in rendered.items():
-            path = folder / name
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-            written.append(path)
+        write_folder(folder, rendered)
     except OSError as exc:
         raise InputError(f"{folder}: cannot write the report: {exc.strerror}") from None
-    return written
+    return [folder / name for name in rendered]
 
 
 def segments_tsv(run: Run) -> str:

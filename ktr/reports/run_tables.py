@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ktr.controls import shown
 from ktr.errors import InputError
 from ktr.scoring.layout import num as num  # how every report writes a score (the report modules import it here)
+from ktr.textio import write_texts as write_texts_all
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run, VariantRun
@@ -171,13 +172,23 @@ def check_folder(directory: str | Path) -> Path:
 
 
 def write_texts(folder: Path, files: dict[str, str]) -> list[Path]:
-    """Each text into its file in ``folder`` (made if needed); an OSError becomes an InputError."""
-    written = []
+    """Each text into its file in ``folder`` (:func:`write_folder`); an OSError becomes an InputError."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (folder / name).write_text(text, encoding="utf-8")
-            written.append(folder / name)
+        return write_folder(folder, files)
     except OSError as exc:
         raise InputError(f"{exc.filename or folder}: cannot write: {exc.strerror}") from None
-    return written
+
+
+def write_folder(folder: Path, files: dict[str, str]) -> list[Path]:
+    """Each text into its file in ``folder`` (made if needed), all or none
+    (:func:`ktr.textio.write_texts`: a full disk leaves the files as they were and no temporary
+    file); the folders made here are removed again when the files cannot be written."""
+    made = [p for p in (folder, *folder.parents) if not p.exists()]  # the deepest first
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        write_texts_all({folder / name: text for name, text in files.items()})
+    except OSError:
+        for p in made:
+            p.rmdir()  # empty: write_texts leaves nothing behind
+        raise
+    return [folder / name for name in files]

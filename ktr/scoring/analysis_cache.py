@@ -29,12 +29,11 @@ import hashlib
 import inspect
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ktr import __version__
-from ktr.cache import cache_dir
+from ktr.cache import cache_dir, write_json
 from ktr.korean.analyzers import Analyzer, Morpheme
 from ktr.korean.analyzers.base import analyzer_class, available_analyzers
 from ktr.korean.analyzers.process import morphemes_or_raise
@@ -169,10 +168,6 @@ class CachedAnalyzer:
         return sentences
 
     def _write(self, path: Path, sentences: dict[str, Stored]) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8", suffix=".tmp") as fh:
-                json.dump({"key": self.key, "sentences": sentences}, fh, ensure_ascii=False, separators=(",", ":"))
-            os.replace(fh.name, path)
-        except OSError:
-            pass  # a cache that cannot be written only costs time: the analyses are in memory
+        # a cache that cannot be written only costs time (the analyses are in memory): ktr says
+        # so once, and leaves no temporary file (ktr.cache.write_json)
+        write_json(path, {"key": self.key, "sentences": sentences}, ensure_ascii=False, separators=(",", ":"))

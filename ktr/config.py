@@ -2,7 +2,7 @@
 
 Config files are read strictly (:func:`read_yaml`): UTF-8, no key given twice, no YAML anchors or
 aliases, every number finite; errors name the file (and line), and print no more of a value
-than :func:`shown` gives.
+than :func:`brief` gives.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class Config:
         _choice("aggregation", self.aggregation, AGGREGATIONS)
         _choice("headline", self.headline, HEADLINES)
         if isinstance(self.f_beta, bool) or not isinstance(self.f_beta, (int, float)) or not self.f_beta > 0:
-            raise ConfigError(f"f_beta: must be a number above 0, got {shown(self.f_beta)}")
+            raise ConfigError(f"f_beta: must be a number above 0, got {brief(self.f_beta)}")
         _choice("no_keywords", self.no_keywords, NO_KEYWORD_POLICIES)
         _choice("missing_in_lexicon", self.missing_in_lexicon, MISSING_POLICIES)
         for c in self.classes:
@@ -142,34 +142,34 @@ class Config:
         for s in self.matching:
             _choice("matching", s, MATCH_STAGES)
         if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
-            raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {shown(self.synonym_senses)}")
+            raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {brief(self.synonym_senses)}")
         if (
             isinstance(self.expanded_equivalents, bool)
             or not isinstance(self.expanded_equivalents, int)
             or self.expanded_equivalents < 0
         ):
             raise ConfigError(
-                f"expanded_equivalents: must be a whole number (0: all equivalents), got {shown(self.expanded_equivalents)}"
+                f"expanded_equivalents: must be a whole number (0: all equivalents), got {brief(self.expanded_equivalents)}"
             )
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
         if not 0 < self.transliteration_threshold <= 1:
             raise ConfigError(
-                f"transliteration_threshold: must be in (0, 1], got {shown(self.transliteration_threshold)}"
+                f"transliteration_threshold: must be in (0, 1], got {brief(self.transliteration_threshold)}"
             )
         if not 0 < self.semantic_threshold <= 1:
-            raise ConfigError(f"semantic_threshold: must be in (0, 1], got {shown(self.semantic_threshold)}")
+            raise ConfigError(f"semantic_threshold: must be in (0, 1], got {brief(self.semantic_threshold)}")
         if not isinstance(self.embedder, str) or not self.embedder.strip():
-            raise ConfigError(f"embedder: must be a model name, got {shown(self.embedder)}")
+            raise ConfigError(f"embedder: must be a model name, got {brief(self.embedder)}")
         for c, w in self.class_weights.items():
             _choice("class_weights", c, (*CLASSES, "idiom", "construction"))
             _finite(f"class_weights: {c}", w)
             if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:
-                raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {shown(w)}")
+                raise ConfigError(f"class_weights: {c}: weight must be a number ≥ 0, got {brief(w)}")
         if isinstance(self.max_chars, bool) or self.max_chars < 100:
-            raise ConfigError(f"max_chars: must be a whole number of at least 100, got {shown(self.max_chars)}")
+            raise ConfigError(f"max_chars: must be a whole number of at least 100, got {brief(self.max_chars)}")
         if self.timeout is not None and (isinstance(self.timeout, bool) or self.timeout < 0):
-            raise ConfigError(f"timeout: must be 0 (no limit) or a number of seconds, got {shown(self.timeout)}")
+            raise ConfigError(f"timeout: must be 0 (no limit) or a number of seconds, got {brief(self.timeout)}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> Config:
@@ -179,13 +179,13 @@ class Config:
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key not in fields:
-                raise ConfigError(f"{where}: unknown key {shown(key)}; valid keys: {', '.join(fields)}")
+                raise ConfigError(f"{where}: unknown key {brief(key)}; valid keys: {', '.join(fields)}")
             f = fields[key]
             # every field has a default or a default factory
             default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             if isinstance(default, dict):
                 if not isinstance(value, dict):
-                    raise ConfigError(f"{where}: {key} must be a mapping, got {shown(value)}")
+                    raise ConfigError(f"{where}: {key} must be a mapping, got {brief(value)}")
                 value = {**default, **value}
             elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
@@ -197,10 +197,10 @@ class Config:
                 value = tuple(value)
             elif key == "timeout":
                 if not isinstance(value, (int, float)) or isinstance(value, bool):
-                    raise ConfigError(f"{where}: timeout must be a number of seconds, got {shown(value)}")
+                    raise ConfigError(f"{where}: timeout must be a number of seconds, got {brief(value)}")
                 value = float(value)
             elif not isinstance(value, type(default)):
-                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {shown(value)}")
+                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {brief(value)}")
             kwargs[key] = value
         try:
             return cls(**kwargs)
@@ -273,7 +273,7 @@ class StrictLoader(yaml.SafeLoader):
                 continue  # unhashable: SafeLoader refuses it
             if twice:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"key {shown(key)} given twice", key_node.start_mark
+                    None, None, f"key {brief(key)} given twice", key_node.start_mark
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
@@ -284,7 +284,7 @@ _SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxtuple, _SHOWN.maxdict, _SHOWN.maxset 
 _SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 60, 60, 40
 
 
-def shown(value: Any) -> str:
+def brief(value: Any) -> str:
     """``repr(value)`` as an error message prints it: at most two levels of four items, 60
     characters of a string, so that no value, however large, makes a message large."""
     return _SHOWN.repr(value)
@@ -297,4 +297,4 @@ def _finite(key: str, value: Any) -> None:
 
 def _choice(key: str, value: Any, valid: Collection[str]) -> None:
     if value not in valid:
-        raise ConfigError(f"{key}: {shown(value)} is not valid; choose one of: {', '.join(valid)}")
+        raise ConfigError(f"{key}: {brief(value)} is not valid; choose one of: {', '.join(valid)}")

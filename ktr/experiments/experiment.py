@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ktr.config import Config, read_yaml, shown
+from ktr.config import Config, brief, read_yaml
 from ktr.errors import ConfigError
 from ktr.scoring.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES
 
@@ -107,7 +107,7 @@ class _Reader:
             raise self.fail(where, f"expected a mapping with keys {', '.join(keys)}, got {_kind(value)}")
         for key in value:
             if key not in keys:
-                raise self.fail(where, f"unknown key {shown(key)}; valid keys: {', '.join(keys)}")
+                raise self.fail(where, f"unknown key {brief(key)}; valid keys: {', '.join(keys)}")
         for key, required in keys.items():
             if required and key not in value:
                 raise self.fail(where, f"missing key {key!r}")
@@ -131,7 +131,7 @@ class _Reader:
         items = self.strings(value, where)
         for i, item in enumerate(items):
             if item not in valid:
-                raise self.fail(f"{where}[{i}]", f"{shown(item)} is not valid; choose one of: {', '.join(valid)}")
+                raise self.fail(f"{where}[{i}]", f"{brief(item)} is not valid; choose one of: {', '.join(valid)}")
         if len(set(items)) != len(items):
             raise self.fail(where, "lists an item twice")
         return items
@@ -145,7 +145,7 @@ class _Reader:
 
     def name(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not _NAME.match(value):
-            raise self.fail(where, f"{shown(value)} is not a usable name (letters, digits, and . + - _ inside)")
+            raise self.fail(where, f"{brief(value)} is not a usable name (letters, digits, and . + - _ inside)")
         return value
 
     def file(self, value: Any, where: str) -> Path:
@@ -178,7 +178,7 @@ class _Reader:
 
 
 def _kind(value: Any) -> str:
-    return "nothing" if value is None else f"{type(value).__name__} {shown(value)}"
+    return "nothing" if value is None else f"{type(value).__name__} {brief(value)}"
 
 
 TOP_KEYS = {
@@ -274,12 +274,12 @@ def _comparison(r: _Reader, raw: Any, data: Data, variants: dict[str, Config]) -
     )
     baseline = cmp.get("baseline", next(iter(data.systems)))
     if baseline not in data.systems:
-        raise r.fail("compare.baseline", f"{shown(baseline)} is not a system; choose one of: {', '.join(data.systems)}")
+        raise r.fail("compare.baseline", f"{brief(baseline)} is not a system; choose one of: {', '.join(data.systems)}")
     baseline_variant = cmp.get("baseline_variant", next(iter(variants)))
     if baseline_variant not in variants:
         raise r.fail(
             "compare.baseline_variant",
-            f"{shown(baseline_variant)} is not a variant; choose one of: {', '.join(variants)}",
+            f"{brief(baseline_variant)} is not a variant; choose one of: {', '.join(variants)}",
         )
     return Comparison(
         baseline,

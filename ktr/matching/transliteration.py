@@ -203,6 +203,11 @@ _ENGLISH_UNITS = re.compile("|".join(graph for graph, _ in _ENGLISH_DIGRAPHS) + 
 _NOT_LETTERS = re.compile("[^a-z]+")
 
 DEFAULT_THRESHOLD = 0.8
+
+#: the version of the sound keys and the spellings they allow, in the signature (``tl:0.8/k2``):
+#: raised by a change that lets a name match where it did not (2: an initial r as L or H, 르
+#: before a consonant as an optional l, short names by how they are spoken)
+KEYS = 2
 _EU = _VOWELS_RR.index("eu")
 
 

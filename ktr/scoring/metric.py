@@ -202,7 +202,9 @@ class KTR:
         if p.idioms is not None:
             extra["idioms"] = f"{'+'.join(c.idioms)}@{p.idioms.digest[:10]}"
         if "transliteration" in c.matching:
-            extra["tl"] = f"{c.transliteration_threshold:g}"
+            from ktr.matching.transliteration import KEYS
+
+            extra["tl"] = f"{c.transliteration_threshold:g}/k{KEYS}"
         if "semantic" in c.matching:
             from ktr.embeddings.base import describe
             from ktr.matching.semantic import VERSION

@@ -1,4 +1,5 @@
-"""Shared fixtures: real analyzers, built once per test session."""
+"""Shared fixtures and helpers: real analyzers and a default scorer, built once per test session;
+a Dask cluster per module."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ktr import Config, Scorer
 from ktr.korean.analyzers import get_analyzer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +39,43 @@ def hannanum():
     return analyzer("hannanum")
 
 
+@pytest.fixture(scope="session")
+def scorer(kiwi):
+    """A scorer with the default config on the session's Kiwi, shared by every test that asks for
+    it: scoring changes nothing in it. A test file that needs other settings (other matching
+    stages, another analyzer) defines a ``scorer`` of its own, which takes the place of this one
+    in that file."""
+    return Scorer(Config(), analyzer=kiwi)
+
+
+def write(path: Path, text: str) -> Path:
+    """``text`` written to ``path`` as UTF-8 bytes exactly as given (no newline translation; a lone
+    surrogate such as ``\\ud800`` becomes the invalid bytes that encode it), its folder made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    return path
+
+
+def local_cluster():
+    """A real Dask LocalCluster of 2 worker processes of one thread each, without a dashboard and
+    quiet but for errors (a context manager; ``close()`` stops it)."""
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    )
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a LocalCluster started once per test module; its workers keep what they
+    built (analyzers, tables) from one test to the next. tests/test_dask_faults.py, whose tests
+    kill workers, starts a cluster for each test instead."""
+    with local_cluster() as found:
+        yield found.scheduler_address
+
+
 @pytest.fixture
 def shared_data() -> Path:
     if not (SHARED / "news-dev.ko").is_file():
@@ -54,7 +93,6 @@ requires_java = pytest.mark.skipif(
 @pytest.fixture(scope="session")
 def demo_run(tmp_path_factory) -> tuple[Path, object]:
     """``ktr run configs/demo.yaml -q`` once per test run, as a user runs it: (output folder, process)."""
-    import os
     import subprocess
     import sys
 

@@ -13,6 +13,7 @@ import os
 import pytest
 
 from ktr.cli.main import main
+from tests.conftest import write
 from tests.test_outputs import LEXICON, MACRO, OUTPUT, SOURCE
 
 LONG = "학생이 책을 읽었다 " * 60_000
@@ -26,11 +27,6 @@ def ktr(capsys, *args):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def write(path, text):
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture

@@ -49,7 +49,8 @@ def judgments(scorer: Scorer) -> list[Judgment]:
 
 @pytest.fixture(scope="module")
 def scorer(kiwi):
-    """The default stages but constructions, so that 것 is a keyword (and judged G)."""
+    """The default stages but constructions, so that 것 is a keyword (and judged G): another
+    config than conftest's shared default ``scorer``, which this one replaces in this file."""
     return Scorer(
         Config(matching=("exact", "inflection", "derivation", "synonym", "number", "transliteration")), analyzer=kiwi
     )

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ktr import Config, Scorer
+from ktr import Config
 from ktr.english.tokens import tokenize
 from ktr.errors import ConfigError
 from ktr.matching.tracing import content_positions, f_beta, latin_words, trace, with_counted
@@ -54,11 +54,6 @@ def test_light_verbs_count_only_when_a_keyword_matched_them():
 def test_f_beta_hand_computed(recall, precision, beta, expected):
     got = f_beta(recall, precision, beta)
     assert got == pytest.approx(expected) if expected is not None else got is None
-
-
-@pytest.fixture(scope="module")
-def scorer(kiwi):
-    return Scorer(Config(), analyzer=kiwi)
 
 
 def one(scorer, source, output):

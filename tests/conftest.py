@@ -1,5 +1,5 @@
 """Shared fixtures and helpers: real analyzers and a default scorer, built once per test session;
-a Dask cluster per module."""
+a Dask cluster per module; the suite's own cache folder."""
 
 from __future__ import annotations
 
@@ -16,7 +16,34 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared" / "data"
 
+#: set it to keep the suite's cache between runs (``scripts/mutation.py`` does); unset, each run
+#: fills a folder of its own under pytest's base temporary folder
+SUITE_CACHE = "KTR_TEST_CACHE_DIR"
+
 _analyzers: dict[tuple[str, int], object] = {}
+#: KTR_CACHE_DIR as it was before the suite set it
+_before: dict[str, str | None] = {}
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own configure, which makes the base temporary folder
+def pytest_configure(config):
+    """ktr's cache (``$KTR_CACHE_DIR``, by default ``~/.cache/ktr``) is the suite's own folder, set
+    before any test is collected, so every test and every ``ktr`` a test starts (they inherit the
+    environment) reads and writes there and never in the user's cache. Tests that need an empty
+    cache still point ``KTR_CACHE_DIR`` at a ``tmp_path`` of their own."""
+    folder = os.environ.get(SUITE_CACHE) or str(config._tmp_path_factory.getbasetemp() / "ktr-cache")
+    _before["KTR_CACHE_DIR"] = os.environ.get("KTR_CACHE_DIR")
+    os.environ["KTR_CACHE_DIR"] = str(Path(folder).resolve())
+
+
+def pytest_unconfigure(config):
+    """The environment as it was (for a caller that runs pytest in its own process)."""
+    if "KTR_CACHE_DIR" in _before:
+        before = _before.pop("KTR_CACHE_DIR")
+        if before is None:
+            os.environ.pop("KTR_CACHE_DIR", None)
+        else:
+            os.environ["KTR_CACHE_DIR"] = before
 
 
 def analyzer(name: str):

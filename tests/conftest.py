@@ -110,11 +110,25 @@ def shared_data() -> Path:
     return SHARED
 
 
+#: how the skip reason of a test that needs Java begins
+NEEDS_JAVA = "needs Java (KoNLPy's backends)"
+
 requires_java = pytest.mark.skipif(
     shutil.which("java") is None,
-    reason="needs Java (KoNLPy's backends): not installed; .ci/run installs "
-    "Debian's default-jre-headless when run as root",
+    reason=f"{NEEDS_JAVA}: not installed; .ci/run installs Debian's default-jre-headless when run as root",
 )
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(config, items):
+    """A test that needs Java (``requires_java`` or the marker ``jvm``) is also ``slow``: it starts
+    the JVM and KoNLPy's backends, seconds each. The other slow tests are marked in their files."""
+    for item in items:
+        needs_java = item.get_closest_marker("jvm") is not None or any(
+            str(mark.kwargs.get("reason", "")).startswith(NEEDS_JAVA) for mark in item.iter_markers("skipif")
+        )
+        if needs_java:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,8 @@ from ktr.execution.engines import Engine
 from ktr.execution.ranges import index_file
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: a Dask cluster of worker processes
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 #: source lines with what makes warnings and odd lines: a control character, a blank line, a
 #: line only of punctuation, numbers, a name, an idiom

@@ -24,7 +24,8 @@ from tests.conftest import local_cluster
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: a Dask cluster per test, workers killed
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 #: copies of the written lines: 2,400 lines
 COPIES = 300

@@ -15,6 +15,8 @@ from test_dask import written
 from tests.conftest import ROOT
 
 distributed = pytest.importorskip("distributed")
+# slow: ktr run on a Dask cluster
+pytestmark = pytest.mark.slow
 
 #: what a run writes that must be the same byte for byte (report.html embeds the same figures)
 FILES = ("results.json", "segments.tsv", "report.md")

@@ -19,7 +19,8 @@ from ktr.scoring.significance import bootstrap, bootstrap_report, f_statistic, k
 from ktr.scoring.totals import PerLine, Totals
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: a Dask cluster of worker processes
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 
 def scored(config: Config, engine: Engine | None, files, keep: bool, paired: bool = True):

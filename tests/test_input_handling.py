@@ -239,6 +239,7 @@ def test_7_a_line_the_analyzer_raises_on_fails_alone():
     assert "NOT SCORED: 1 sentence(s) on which the analyzer failed" in as_text(report)
 
 
+@pytest.mark.slow  # waits on time limits
 @requires_java
 def test_7_a_line_that_takes_too_long_fails_and_the_run_goes_on(tmp_path):
     # Okt 2.1.0 takes about 2 minutes on 2,000 repeated 가 (6 s on 400)

@@ -164,7 +164,8 @@ def mutmut(where: Path, env: dict, names: list[str], jobs: int, deadline: float,
 
 def run_group(group: str, minutes: float, jobs: int, again: bool = False) -> dict:
     where, alive = refresh(group) if again else (prepare(group), [])
-    env = {**os.environ, "KTR_CACHE_DIR": str(WORK / "cache")}  # mutants never write the user's cache
+    # mutants never write the user's cache, and every mutant's tests share one (tests/conftest.py)
+    env = {**os.environ, "KTR_CACHE_DIR": str(WORK / "cache"), "KTR_TEST_CACHE_DIR": str(WORK / "cache")}
     started = time.monotonic()
     deadline = started + minutes * 60
     with open(where / "mutmut.log", "a" if again else "w", encoding="utf-8") as log:

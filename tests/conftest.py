@@ -1,4 +1,5 @@
-"""Shared fixtures: real analyzers, built once per test session."""
+"""Shared fixtures and helpers: real analyzers and a default scorer, built once per test session;
+a Dask cluster per module; the suite's own cache folder."""
 
 from __future__ import annotations
 
@@ -8,13 +9,41 @@ from pathlib import Path
 
 import pytest
 
+from ktr import Config, Scorer
 from ktr.korean.analyzers import get_analyzer
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared" / "data"
 
+#: set it to keep the suite's cache between runs (``scripts/mutation.py`` does); unset, each run
+#: fills a folder of its own under pytest's base temporary folder
+SUITE_CACHE = "KTR_TEST_CACHE_DIR"
+
 _analyzers: dict[tuple[str, int], object] = {}
+#: KTR_CACHE_DIR as it was before the suite set it
+_before: dict[str, str | None] = {}
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own configure, which makes the base temporary folder
+def pytest_configure(config):
+    """ktr's cache (``$KTR_CACHE_DIR``, by default ``~/.cache/ktr``) is the suite's own folder, set
+    before any test is collected, so every test and every ``ktr`` a test starts (they inherit the
+    environment) reads and writes there and never in the user's cache. Tests that need an empty
+    cache still point ``KTR_CACHE_DIR`` at a ``tmp_path`` of their own."""
+    folder = os.environ.get(SUITE_CACHE) or str(config._tmp_path_factory.getbasetemp() / "ktr-cache")
+    _before["KTR_CACHE_DIR"] = os.environ.get("KTR_CACHE_DIR")
+    os.environ["KTR_CACHE_DIR"] = str(Path(folder).resolve())
+
+
+def pytest_unconfigure(config):
+    """The environment as it was (for a caller that runs pytest in its own process)."""
+    if "KTR_CACHE_DIR" in _before:
+        before = _before.pop("KTR_CACHE_DIR")
+        if before is None:
+            os.environ.pop("KTR_CACHE_DIR", None)
+        else:
+            os.environ["KTR_CACHE_DIR"] = before
 
 
 def analyzer(name: str):
@@ -37,6 +66,44 @@ def hannanum():
     return analyzer("hannanum")
 
 
+@pytest.fixture(scope="session")
+def scorer(kiwi):
+    """A scorer with the default config on the session's Kiwi, shared by every test that asks for
+    it: scoring changes nothing in it. A test file that needs other settings (other matching
+    stages, another analyzer) defines a ``scorer`` of its own, which takes the place of this one
+    in that file."""
+    return Scorer(Config(), analyzer=kiwi)
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    """``text`` written to ``path`` as UTF-8 bytes exactly as given (no newline translation; a lone
+    surrogate such as ``\\ud800`` becomes the invalid bytes that encode it), or ``bytes`` as they
+    are; its folder made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    return path
+
+
+def local_cluster():
+    """A real Dask LocalCluster of 2 worker processes of one thread each, without a dashboard and
+    quiet but for errors (a context manager; ``close()`` stops it)."""
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    )
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a LocalCluster started once per test module; its workers keep what they
+    built (analyzers, tables) from one test to the next. tests/test_dask_faults.py, whose tests
+    kill workers, starts a cluster for each test instead."""
+    with local_cluster() as found:
+        yield found.scheduler_address
+
+
 @pytest.fixture
 def shared_data() -> Path:
     if not (SHARED / "news-dev.ko").is_file():
@@ -44,17 +111,30 @@ def shared_data() -> Path:
     return SHARED
 
 
+#: how the skip reason of a test that needs Java begins
+NEEDS_JAVA = "needs Java (KoNLPy's backends)"
+
 requires_java = pytest.mark.skipif(
     shutil.which("java") is None,
-    reason="needs Java (KoNLPy's backends): not installed; .ci/run installs "
-    "Debian's default-jre-headless when run as root",
+    reason=f"{NEEDS_JAVA}: not installed; .ci/run installs Debian's default-jre-headless when run as root",
 )
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(config, items):
+    """A test that needs Java (``requires_java`` or the marker ``jvm``) is also ``slow``: it starts
+    the JVM and KoNLPy's backends, seconds each. The other slow tests are marked in their files."""
+    for item in items:
+        needs_java = item.get_closest_marker("jvm") is not None or any(
+            str(mark.kwargs.get("reason", "")).startswith(NEEDS_JAVA) for mark in item.iter_markers("skipif")
+        )
+        if needs_java:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
 def demo_run(tmp_path_factory) -> tuple[Path, object]:
     """``ktr run configs/demo.yaml -q`` once per test run, as a user runs it: (output folder, process)."""
-    import os
     import subprocess
     import sys
 

@@ -14,6 +14,9 @@ from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
 from tests.conftest import DATA, ROOT
 
+# slow: every test runs ktr in a subprocess, as a user does
+pytestmark = pytest.mark.slow
+
 GOLDEN = DATA / "sample.golden.json"
 GOLDEN_CONFIG = DATA / "golden.yaml"
 

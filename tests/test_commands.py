@@ -13,6 +13,7 @@ import os
 import pytest
 
 from ktr.cli.main import main
+from tests.conftest import write
 from tests.test_outputs import LEXICON, MACRO, OUTPUT, SOURCE
 
 LONG = "학생이 책을 읽었다 " * 60_000
@@ -26,11 +27,6 @@ def ktr(capsys, *args):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def write(path, text):
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture
@@ -140,6 +136,7 @@ def test_score_exits_2_on_usage_errors(capsys, case):
     assert code == 2 and "invalid int value: 'many'" in err
 
 
+@pytest.mark.slow  # worker processes
 def test_score_jobs_zero_uses_every_core(capsys, case):
     src, hyp, cfg = case
     code, one, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json", "--sentences")
@@ -507,6 +504,7 @@ def test_interrupted_and_closed_pipe(capsys):
 # the slowest last: the analyzer's child process, its time limit and restart -----------------
 
 
+@pytest.mark.slow  # waits on a time limit (LONG)
 def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     src, hyp, cfg = failing
     code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
@@ -517,6 +515,7 @@ def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     assert row[:2] == ["long", "1.0000"]  # the other two lines, both transferred
 
 
+@pytest.mark.slow  # waits on a time limit (LONG)
 def test_lexicon_coverage_exits_3_when_a_line_is_not_analysed(capsys, failing):
     src, _, cfg = failing
     code, out, err = ktr(capsys, "lexicon", "coverage", "-s", src, "-c", cfg, "-f", "json")
@@ -526,6 +525,7 @@ def test_lexicon_coverage_exits_3_when_a_line_is_not_analysed(capsys, failing):
     assert (doc["keyword_tokens"], doc["coverage"], doc["top_missing"]) == (4, 1.0, [])
 
 
+@pytest.mark.slow  # waits on a time limit (LONG)
 def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
     src, ref, cfg = failing
     code, out, err = ktr(capsys, "meta-eval", "-s", src, "-r", ref, "-c", cfg)
@@ -542,6 +542,7 @@ def test_meta_eval_exits_3_when_a_line_is_not_scored(capsys, failing, tmp_path):
     assert sorted(p.name for p in (tmp_path / "agreed").iterdir()) == ["agreement.json", "agreement.md"]
 
 
+@pytest.mark.slow  # waits on a time limit (LONG)
 def test_meta_eval_gold_names_the_failed_source_line(capsys, tmp_path):
     """Judged lines 1 and 3 of the source, the analyzer failing on line 3: the warning names the
     source file and its line 3 (as ``ktr score`` does), not the gold file nor the line's place

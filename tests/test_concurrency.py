@@ -43,6 +43,7 @@ def test_threads_sharing_one_scorer_give_the_serial_result(corpus, kiwi):
     assert all(r == serial for r in results)
 
 
+@pytest.mark.slow  # a scorer built in each of 4 threads
 def test_threads_with_their_own_scorers_give_the_serial_result(corpus, kiwi):
     serial = run(Scorer(Config(), analyzer=kiwi), corpus)
     with ThreadPoolExecutor(THREADS) as pool:

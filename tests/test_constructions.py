@@ -14,6 +14,8 @@ ANALYZERS = ["kiwi", "mecab"]
 STAGES = ("exact", "inflection", "derivation", "synonym", "idiom", "construction", "number", "transliteration")
 
 
+# every test runs on each analyzer of ANALYZERS, with the construction stage: not conftest's
+# shared default ``scorer`` (Kiwi only), which this one replaces in this file
 @pytest.fixture(scope="module", params=ANALYZERS)
 def scorer(request):
     return Scorer(Config(analyzer=request.param, matching=STAGES), analyzer=analyzer(request.param))

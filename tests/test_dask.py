@@ -5,7 +5,6 @@ processes, started once for the module (tests of a cluster started by ktr itself
 from __future__ import annotations
 
 import json
-import logging
 
 import pytest
 from test_cli import assert_clean_error, ktr
@@ -18,7 +17,8 @@ from ktr.execution.ranges import index_file
 from ktr.scoring.scorer import RunOptions
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: a Dask cluster of worker processes
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 #: source lines with what makes warnings and odd lines: a control character, a blank line, a
 #: line only of punctuation, numbers, a name, an idiom
@@ -47,14 +47,6 @@ def written(tmp_path, copies: int = 40):
     hyp.write_text("".join(en + "\n" for _, en in rows), encoding="utf-8")
     ref.write_text("".join(en.upper() + "\n" for _, en in rows), encoding="utf-8")
     return src, hyp, ref
-
-
-@pytest.fixture(scope="module")
-def scheduler():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-    ) as found:
-        yield found.scheduler_address
 
 
 def without_engine(stdout: str, scheduler: str | None) -> str:

@@ -4,7 +4,6 @@ from its shards, Ctrl-C. Each run's result must be the one an uninterrupted loca
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -21,10 +20,12 @@ from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import task_lines
 from ktr.execution.shards import MANIFEST
+from tests.conftest import local_cluster
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: a Dask cluster per test, workers killed
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 #: copies of the written lines: 2,400 lines
 COPIES = 300
@@ -33,11 +34,10 @@ TASKS = -(-2400 // task_lines(2400))
 
 
 @pytest.fixture
-def scheduler():
-    """A cluster of its own for each test: these tests kill its workers."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-    ) as found:
+def cluster():
+    """A cluster of its own for each test, not conftest's ``scheduler`` shared by a module: these
+    tests kill its workers."""
+    with local_cluster() as found:
         yield found
 
 
@@ -57,11 +57,11 @@ def wait_for(condition, seconds: float = 120) -> None:
         time.sleep(0.05)
 
 
-def test_a_worker_killed_mid_run_changes_nothing(tmp_path, scheduler):
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, cluster):
     src, hyp, ref = written(tmp_path, COPIES)
     local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
     shards = tmp_path / "shards"
-    engine = Engine("dask", scheduler=scheduler.scheduler_address, shards=str(shards))
+    engine = Engine("dask", scheduler=cluster.scheduler_address, shards=str(shards))
     found: dict = {}
 
     def run() -> None:
@@ -70,7 +70,7 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, scheduler):
         except BaseException as exc:  # handed to the test's thread
             found["error"] = exc
 
-    with distributed.Client(scheduler) as client:
+    with distributed.Client(cluster) as client:
         pids = client.run(os.getpid)
         scoring = threading.Thread(target=run)
         scoring.start()
@@ -83,7 +83,7 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, scheduler):
     assert json.dumps(found["report"].to_dict(sentences=True)) == json.dumps(local.to_dict(sentences=True))
 
 
-def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
+def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, cluster):
     src, hyp, ref = written(tmp_path, COPIES)
     shards = tmp_path / "shards"
     args = [
@@ -100,7 +100,7 @@ def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
         "--engine",
         "dask",
         "--scheduler",
-        scheduler.scheduler_address,
+        cluster.scheduler_address,
         "--shards",
         shards,
     ]
@@ -116,7 +116,7 @@ def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
     again = ktr(*args)
     assert again.returncode == 1 and "holds the shards of an earlier run; continue it with --resume" in again.stderr
     resumed = ktr(*args, "--resume")
-    assert_same_run(ktr(*args[:-6]), resumed, scheduler.scheduler_address)
+    assert_same_run(ktr(*args[:-6]), resumed, cluster.scheduler_address)
     done = finished_tasks(shards)
     assert sorted(done) == list(range(TASKS)) and done[: len(kept)] == kept  # each task once
     assert {i: (shards / f"part-{i:07d}.jsonl").stat().st_mtime_ns for i in kept} == before  # not scored again
@@ -127,7 +127,7 @@ def test_a_run_stopped_and_resumed_scores_each_task_once(tmp_path, scheduler):
     assert [r[2] for r in rows[1:]] == ["" if s["score"] is None else f"{s['score']:.4f}" for s in segments]
 
 
-def test_a_resume_refuses_another_runs_shards(tmp_path, scheduler):
+def test_a_resume_refuses_another_runs_shards(tmp_path, cluster):
     src, hyp, ref = written(tmp_path, 2)
     shards = tmp_path / "shards"
     args = [
@@ -139,7 +139,7 @@ def test_a_resume_refuses_another_runs_shards(tmp_path, scheduler):
         "--engine",
         "dask",
         "--scheduler",
-        scheduler.scheduler_address,
+        cluster.scheduler_address,
         "--shards",
         shards,
     ]
@@ -188,9 +188,7 @@ def test_a_lost_scheduler_is_a_clear_error_and_the_run_resumes(tmp_path):
     local = Scorer(Config()).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
     shards = tmp_path / "shards"
     found: dict = {}
-    lost = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-    )
+    lost = local_cluster()
 
     def run() -> None:
         engine = Engine("dask", scheduler=lost.scheduler_address, shards=str(shards))
@@ -209,9 +207,7 @@ def test_a_lost_scheduler_is_a_clear_error_and_the_run_resumes(tmp_path):
     assert type(found["error"]).__name__ == "KtrError" and "lost the Dask scheduler" in message
     assert f"finished tasks are kept in {shards}: run again with --resume" in message
     kept = finished_tasks(shards)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-    ) as again:
+    with local_cluster() as again:
         engine = Engine("dask", scheduler=again.scheduler_address, shards=str(shards), resume=True)
         resumed = Scorer(Config(), engine=engine).score_files(str(src), {"mt": str(hyp)}, [str(ref)])
     assert json.dumps(resumed.to_dict(sentences=True)) == json.dumps(local.to_dict(sentences=True))

@@ -96,6 +96,7 @@ def tables(tmp_path, rows):
     return out
 
 
+@pytest.mark.slow  # ktr in subprocesses
 def test_tables_score_as_plain_files(tmp_path):
     pytest.importorskip("pyarrow")
     src, hyp, ref = written(tmp_path, copies=30)
@@ -123,6 +124,7 @@ def test_tables_score_as_plain_files(tmp_path):
         assert run.stderr == plain.stderr.replace(str(src), str(table))
 
 
+@pytest.mark.slow  # a Dask cluster
 def test_a_table_scores_on_a_cluster_as_plain_files(tmp_path):
     pytest.importorskip("distributed")
     src, hyp, ref = written(tmp_path, copies=10)
@@ -152,6 +154,7 @@ def test_a_table_scores_on_a_cluster_as_plain_files(tmp_path):
     assert json.dumps(doc, ensure_ascii=False, indent=2) + "\n" == plain.stdout.replace(str(src), str(table))
 
 
+@pytest.mark.slow  # ktr in subprocesses
 def test_bad_tables_are_refused_naming_file_and_row(tmp_path):
     pytest.importorskip("pyarrow")
     import pyarrow as pa

@@ -10,11 +10,13 @@ import subprocess
 import sys
 
 import pytest
-from test_dask import scheduler, written  # noqa: F401 (scheduler: the module's cluster)
+from test_dask import written
 
 from tests.conftest import ROOT
 
 distributed = pytest.importorskip("distributed")
+# slow: ktr run on a Dask cluster
+pytestmark = pytest.mark.slow
 
 #: what a run writes that must be the same byte for byte (report.html embeds the same figures)
 FILES = ("results.json", "segments.tsv", "report.md")
@@ -75,7 +77,7 @@ def test_every_variant_and_system_on_a_cluster_ktr_starts(tmp_path):
 
 
 @pytest.mark.shared_data
-def test_news_dev_experiment_on_a_cluster(tmp_path, shared_data, scheduler):  # noqa: F811
+def test_news_dev_experiment_on_a_cluster(tmp_path, shared_data, scheduler):
     lower = tmp_path / "news-dev.lower.en"
     lower.write_text((shared_data / "news-dev.en").read_text(encoding="utf-8").lower(), encoding="utf-8")
     config = experiment(
@@ -93,7 +95,7 @@ def test_news_dev_experiment_on_a_cluster(tmp_path, shared_data, scheduler):  # 
     assert scoring_tasks(scheduler) - before == 2 * 16  # each variant's 1,000 lines in tasks of 64, on the cluster
 
 
-def scoring_tasks(scheduler: str) -> int:  # noqa: F811
+def scoring_tasks(scheduler: str) -> int:
     """Tasks of ktr's units of work (keys ktr-unit-...) the scheduler has run to the end."""
     with distributed.Client(scheduler) as client:
         return client.run_on_scheduler(

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 from test_cli import ktr
-from test_dask import scheduler, without_engine, written  # noqa: F401 (scheduler: the module's cluster)
+from test_dask import without_engine, written
 
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
@@ -21,7 +21,8 @@ from ktr.scoring.sentences import SentenceResult
 from ktr.scoring.significance import FIGURES, bootstrap, bootstrap_report, system_statistics
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: a Dask cluster of worker processes
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 
 def scored(config: Config, engine: Engine | None, files, keep: bool, paired: bool = True):
@@ -42,7 +43,7 @@ def scored(config: Config, engine: Engine | None, files, keep: bool, paired: boo
     [Config(), Config(aggregation="micro"), Config(aggregation="weighted", no_keywords="one")],
     ids=["macro", "micro", "weighted-one"],
 )
-def test_figures_summed_on_the_way_are_those_of_every_sentence_kept(tmp_path, scheduler, config):  # noqa: F811
+def test_figures_summed_on_the_way_are_those_of_every_sentence_kept(tmp_path, scheduler, config):
     files = written(tmp_path, copies=30)
     kept, kept_summary, kept_bootstrap = scored(config, None, files, keep=True)
     streamed, summary, with_bootstrap = scored(config, Engine("dask", scheduler=scheduler), files, keep=False)
@@ -54,7 +55,7 @@ def test_figures_summed_on_the_way_are_those_of_every_sentence_kept(tmp_path, sc
     assert json.loads(with_bootstrap)["systems"][1]["ktr_p"] is not None  # the paired test ran
 
 
-def test_a_streamed_run_without_statistics_keeps_no_line(tmp_path, scheduler):  # noqa: F811
+def test_a_streamed_run_without_statistics_keeps_no_line(tmp_path, scheduler):
     src, hyp, _ = written(tmp_path, copies=5)
     report = Scorer(Config(), engine=Engine("dask", scheduler=scheduler)).score_files(
         str(src), {"mt": str(hyp)}, options=RunOptions(details=False, keep_sentences=False)
@@ -64,7 +65,7 @@ def test_a_streamed_run_without_statistics_keeps_no_line(tmp_path, scheduler):  
         bootstrap_report(report)
 
 
-def test_the_command_line_streams_and_reports_as_on_one_machine(tmp_path, scheduler):  # noqa: F811
+def test_the_command_line_streams_and_reports_as_on_one_machine(tmp_path, scheduler):
     """ktr score without per-sentence output keeps no sentence, with either engine: the same
     JSON (bootstrap included) and the same text table."""
     src, hyp, ref = written(tmp_path, copies=20)

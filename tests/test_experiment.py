@@ -9,6 +9,7 @@ from ktr.errors import ConfigError
 from ktr.experiments.experiment import load_experiment
 from ktr.resources import sample_dir
 from tests.conftest import ROOT
+from tests.conftest import write as write_file
 
 DATA = """\
 data:
@@ -21,10 +22,9 @@ data:
 
 
 def write(tmp_path, text, name="exp.yaml"):
-    p = tmp_path / name
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text), encoding="utf-8")
-    return p
+    """A config in ``tmp_path``: named by folder and file (exp.yaml by default) and dedented, so
+    this file keeps its own ``write`` over conftest's."""
+    return write_file(tmp_path / name, textwrap.dedent(text))
 
 
 def error(tmp_path, text):

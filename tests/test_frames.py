@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ktr import Config, Scorer, score_columns
+from ktr import score_columns
 from ktr.errors import BackendUnavailable, InputError
 from ktr.sample import paths
 from tests.conftest import ROOT
@@ -19,11 +19,6 @@ SYSTEMS = ("fluent", "wordsalad")
 
 def lines(path):
     return path.read_text(encoding="utf-8").splitlines()
-
-
-@pytest.fixture(scope="module")
-def scorer(kiwi):
-    return Scorer(Config(), analyzer=kiwi)
 
 
 @pytest.fixture(scope="module")

@@ -33,18 +33,10 @@ from ktr.cli.main import main
 from ktr.errors import ConfigError, InputError, LexiconError
 from ktr.lexicon.importers import import_file, write_tsv
 from ktr.textio import read_lines
-from tests.conftest import ROOT
+from tests.conftest import ROOT, write
 from tests.test_outputs import LEXICON, OUTPUT, SOURCE
 
 OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
-
-
-def write(path: Path, text: str | bytes) -> Path:
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import logging
 import pickle
 import shutil
 from pathlib import Path
@@ -25,7 +24,7 @@ from ktr import Config, Scorer
 from ktr.execution.shards import MANIFEST
 from ktr.execution.unit import Stretch
 from ktr.scoring.reference import ReferenceScores, stretch_statistics
-from tests.conftest import ROOT
+from tests.conftest import ROOT, local_cluster
 
 distributed = pytest.importorskip("distributed")
 
@@ -79,9 +78,7 @@ class Finished:
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-    ) as cluster:
+    with local_cluster() as cluster:
         yield Finished(tmp_path_factory.mktemp("finished"), cluster.scheduler_address)
 
 

@@ -16,17 +16,12 @@ from ktr.errors import InputError, InputWarning
 from ktr.korean.guard import analyze_lines
 from ktr.korean.normalize import normalize_source
 from ktr.reports.formats import as_text
-from tests.conftest import analyzer, requires_java
+from tests.conftest import analyzer, requires_java, write
 from tests.test_analyzers import params
 from tests.test_cli import assert_clean_error, ktr
 
 SOURCE = ["방 열쇠 여기 있습니다.", "삼 층 방은 314호실입니다.", "제일 유명한 백화점이 어디에요?"]
 OUTPUT = ["Here is the room key.", "The room is on the third floor.", "Where is the most famous department store?"]
-
-
-@pytest.fixture(scope="module")
-def scorer(kiwi):
-    return Scorer(Config(), analyzer=kiwi)
 
 
 def segments(scorer, sources, outputs=None, **kw):
@@ -38,11 +33,6 @@ def segments(scorer, sources, outputs=None, **kw):
 
 def lemmas(segment):
     return [k["lemma"] for k in segment["keywords"]]
-
-
-def write(path, text):
-    path.write_bytes(text.encode("utf-8", "surrogatepass"))
-    return path
 
 
 # 1. line-count mismatch ----------------------------------------------------------------------
@@ -249,6 +239,7 @@ def test_7_a_line_the_analyzer_raises_on_fails_alone():
     assert "NOT SCORED: 1 sentence(s) on which the analyzer failed" in as_text(report)
 
 
+@pytest.mark.slow  # waits on time limits
 @requires_java
 def test_7_a_line_that_takes_too_long_fails_and_the_run_goes_on(tmp_path):
     # Okt 2.1.0 takes about 2 minutes on 2,000 repeated 가 (6 s on 400)

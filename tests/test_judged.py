@@ -49,7 +49,8 @@ def judgments(scorer: Scorer) -> list[Judgment]:
 
 @pytest.fixture(scope="module")
 def scorer(kiwi):
-    """The default stages but constructions, so that 것 is a keyword (and judged G)."""
+    """The default stages but constructions, so that 것 is a keyword (and judged G): another
+    config than conftest's shared default ``scorer``, which this one replaces in this file."""
     return Scorer(
         Config(matching=("exact", "inflection", "derivation", "synonym", "number", "transliteration")), analyzer=kiwi
     )
@@ -182,6 +183,7 @@ def test_wilson_interval_on_textbook_cases():
     assert wilson(0, 0) is None
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_cli_meta_eval_with_gold(scorer, tmp_path):
     src, hyp, gold = tmp_path / "s.ko", tmp_path / "t.en", tmp_path / "gold.tsv"
     src.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")

@@ -3,12 +3,13 @@ import pytest
 from ktr.errors import LexiconError
 from ktr.lexicon import load_lexicon
 from ktr.lexicon.format import parse_line
+from tests.conftest import write as write_file
 
 
 def write(tmp_path, text, name="lex.tsv"):
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    return str(p)
+    """A lexicon in ``tmp_path`` (lex.tsv by default), its path as a string as a config gives it
+    to ``load_lexicon``: so this file keeps its own ``write`` over conftest's."""
+    return str(write_file(tmp_path / name, text))
 
 
 @pytest.mark.parametrize(

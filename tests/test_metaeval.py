@@ -134,6 +134,7 @@ def test_report_agrees_with_its_own_sentence_scores(sample_run):
     assert all(f"- {line}" in md for line in doc["reading"])
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_cli_writes_json_markdown_and_svg(tmp_path):
     p = sample_paths()
     proc = ktr("meta-eval", "-s", p["source"], "-r", p["reference"], "-o", tmp_path / "out")
@@ -147,6 +148,7 @@ def test_cli_writes_json_markdown_and_svg(tmp_path):
     ET.fromstring((tmp_path / "out" / "meta-eval.svg").read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_cli_without_output_folder_prints_the_markdown(capsys):
     from ktr.cli import main
 

@@ -86,6 +86,8 @@ def test_month_unit_matches_month_name():
 
 @pytest.fixture(scope="module")
 def scorer(kiwi):
+    """Only the exact and number stages, so a match is the number stage's or a plain word's: not
+    conftest's shared default ``scorer``, which this one replaces in this file."""
     return Scorer(Config(matching=("exact", "number")), analyzer=kiwi)
 
 

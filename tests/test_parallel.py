@@ -120,6 +120,7 @@ def test_bleu_and_chrf_summed_by_stretch_are_sacrebleu_s_corpus_scores(monkeypat
         )
 
 
+@pytest.mark.slow  # worker processes
 @pytest.mark.parametrize(
     "analyzer, jobs, processes, threads",
     [
@@ -147,6 +148,7 @@ def test_jobs_are_split_into_processes_and_analyzer_threads():
     assert split_jobs(2, Config(timeout=30)) == (2, 1)  # Kiwi in a child process: no threads
 
 
+@pytest.mark.slow  # ktr in subprocesses, with worker processes
 @pytest.mark.parametrize("analyzer", ["kiwi", "mecab"])  # Kiwi threads; mecab processes
 def test_cli_jobs_two_prints_what_jobs_one_prints(tmp_path, analyzer):
     source, systems, _ = corpus(30)  # more lines than one stretch
@@ -198,6 +200,7 @@ def test_jobs_zero_means_one_per_core():
     assert (resolve_jobs(None), resolve_jobs(1), resolve_jobs(3)) == (1, 1, 3)
 
 
+@pytest.mark.slow  # worker processes on 1,000 lines
 def test_optional_news_dev_in_two_processes(shared_data):
     source = read_lines(shared_data / "news-dev.ko")
     output = read_lines(shared_data / "news-dev.en")
@@ -206,6 +209,7 @@ def test_optional_news_dev_in_two_processes(shared_data):
     assert two.to_dict(sentences=True) == one.to_dict(sentences=True)
 
 
+@pytest.mark.slow  # worker processes
 def test_analyzer_pool_gives_the_analyzer_s_own_analyses(kiwi):
     from ktr.korean.guard import outcomes
 
@@ -219,6 +223,7 @@ def test_analyzer_pool_gives_the_analyzer_s_own_analyses(kiwi):
         pool.close()
 
 
+@pytest.mark.slow  # ktr run in a subprocess, with an empty cache
 def test_ktr_run_analysing_with_two_jobs_writes_the_same_results(demo_run, tmp_path):
     import os
     import subprocess
@@ -241,6 +246,7 @@ def test_ktr_run_analysing_with_two_jobs_writes_the_same_results(demo_run, tmp_p
     assert list((tmp_path / "cache" / "analyses").iterdir())  # the two threads' analyses were stored
 
 
+@pytest.mark.slow  # worker processes
 @pytest.mark.parametrize("analyzer, jobs", [("kiwi", 1), ("mecab", 1), ("mecab", 2)])
 def test_counts_without_keyword_details_give_the_same_summary(monkeypatch, analyzer, jobs):
     source, systems, references = corpus(3)

@@ -15,6 +15,9 @@ import pytest
 
 from tests.browser import KEYS, Browser
 
+# slow: a headless Chromium on the report of ktr run
+pytestmark = pytest.mark.slow
+
 MARK = re.compile(r'<mark class="(\w+)" title="([^"]*)"[^>]*>([^<]*)</mark>')
 
 

@@ -17,6 +17,9 @@ from tests.conftest import analyzer, requires_java
 from tests.test_cli import assert_clean_error, ktr
 from tests.test_input_handling import KKMA_OVERFLOW
 
+# slow: ktr run end to end, in subprocesses
+pytestmark = pytest.mark.slow
+
 FILES = ["report.html", "report.md", "results.json", "segments.tsv"]
 
 

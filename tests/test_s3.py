@@ -22,7 +22,8 @@ from ktr.textio import read_lines
 s3fs = pytest.importorskip("s3fs")
 moto_server = pytest.importorskip("moto.server")
 pytest.importorskip("distributed")
-pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
+# slow: moto's S3 server and ktr in subprocesses
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")]
 
 BUCKET = "ktr-test"
 #: copies of the sample's 20 lines: 2,000 lines, cut into 32 tasks of 64 lines

@@ -26,6 +26,8 @@ def style_file(tmp_path, rows, name="style.tsv"):
 
 @pytest.fixture
 def scorer(tmp_path, kiwi):
+    """A lexicon of this file's own and two stages: not conftest's shared default ``scorer``,
+    which this one replaces in this file."""
     lexicon = tmp_path / "lex.tsv"
     lexicon.write_text(LEXICON, encoding="utf-8")
     return Scorer(Config(lexicons=(str(lexicon),), matching=("exact", "inflection")), analyzer=kiwi)

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from ktr import Config, Scorer
+from ktr import Config
 from ktr.english.tokens import tokenize
 from ktr.errors import ConfigError
 from ktr.matching.tracing import content_positions, latin_words, trace, with_counted
@@ -62,11 +62,6 @@ def test_f_beta_hand_computed(recall, precision, beta, expected):
         np.array([nan if recall is None else recall]), np.array([nan if precision is None else precision]), beta
     )
     assert (np.isnan(on_arrays) and got is None) or on_arrays == got
-
-
-@pytest.fixture(scope="module")
-def scorer(kiwi):
-    return Scorer(Config(), analyzer=kiwi)
 
 
 def one(scorer, source, output):

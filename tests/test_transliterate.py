@@ -80,6 +80,8 @@ def test_romanize_and_short_keys():
 
 @pytest.fixture(scope="module")
 def scorer(kiwi):
+    """Only the exact and transliteration stages, so a match is a sound's or a plain word's: not
+    conftest's shared default ``scorer``, which this one replaces in this file."""
     return Scorer(Config(matching=("exact", "transliteration")), analyzer=kiwi)
 
 

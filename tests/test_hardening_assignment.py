@@ -6,7 +6,8 @@ instances, spans of one token and of several (phrases that cross other keywords'
 them), with each way of bounding it; the whole assignment (ktr/matching/assignment.py: the
 preferences, the groups, the swaps of the same size) against a brute force of its module doc;
 and, where scipy is installed, the largest weight against scipy's assignment solver. Large
-groups, which the earlier code matched greedily, get the largest assignment too."""
+groups, which the earlier code matched greedily, get the largest assignment too. A line past
+``max_chars`` is matched stretch by stretch."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from ktr import Config, Scorer
 from ktr.english.tokens import tokenize
 from ktr.matching.assignment import MAIN_SENSES, STRENGTH, Candidate, assign
 from ktr.matching.cascade import match_sentence
@@ -332,3 +334,79 @@ def test_in_a_large_group_a_word_moves_to_make_room_for_a_phrase():
         1: ("paper bag", 0, 2),
         **{2 + i: (own(i), 2 + i, 3 + i) for i in range(12)},
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# a line past max_chars: analysed in pieces, matched in pieces
+
+#: 학생이 왔다 (a student came) at the start, 열쇠를 샀다 (bought a key) 257 characters on
+FAR_APART = "학생이 왔다." + " " * 250 + "열쇠를 샀다."
+
+
+def matched(scorer, source, output):
+    (sentence,) = scorer.score([source], [output]).systems[0].sentences
+    return [(r.keyword.lemma, r.matched, r.span) for r in sentence.keywords]
+
+
+def test_a_line_past_max_chars_is_matched_stretch_by_stretch(kiwi):
+    # max_chars 100: the keywords of characters 0-99 are matched against the first part of the
+    # output (in proportion, widened by a stretch's worth on each side), those of 200-299 against
+    # its last part; a translation whose halves come in the other order transfers nothing
+    pieces = Scorer(Config(max_chars=100), analyzer=kiwi)
+    in_order = "The student came . " + "la " * 15 + "I bought a key ."
+    assert matched(pieces, FAR_APART, in_order) == [
+        ("학생", "student", (1, 2)),
+        ("오다", "come", (2, 3)),
+        ("열쇠", "key", (21, 22)),
+        ("사다", "buy", (19, 20)),
+    ]
+    swapped = "I bought a key . " + "la " * 15 + "The student came ."
+    assert matched(pieces, FAR_APART, swapped) == [
+        ("학생", None, None),
+        ("오다", None, None),
+        ("열쇠", None, None),
+        ("사다", None, None),
+    ]
+    # under max_chars (2000) the line is one matching
+    whole = Scorer(Config(), analyzer=kiwi)
+    assert matched(whole, FAR_APART, swapped) == [
+        ("학생", "student", (20, 21)),
+        ("오다", "come", (21, 22)),
+        ("열쇠", "key", (3, 4)),
+        ("사다", "buy", (1, 2)),
+    ]
+
+
+def test_a_word_repeated_in_another_stretch_shares_its_first_place(kiwi):
+    # 학생 in the first stretch and again in the third, one "student" in the middle of the output:
+    # the first takes it, and the second, whose stretch finds it taken, shares it, as a word the
+    # source repeats does in one matching
+    pieces = Scorer(Config(max_chars=100), analyzer=kiwi)
+    source = "학생이 왔다." + " " * 250 + "학생이 갔다."
+    output = "la " * 10 + "The student came and went ." + " la" * 10
+    assert matched(pieces, source, output) == [
+        ("학생", "student", (11, 12)),
+        ("오다", "come", (12, 13)),
+        ("학생", "student", (11, 12)),
+        ("가다", "go", (14, 15)),
+    ]
+
+
+def test_a_word_an_earlier_stretch_took_is_not_offered_again(kiwi, tmp_path):
+    # 학생 (student) in the first stretch and 제자 (pupil, student) in the third, one "student" in
+    # the middle of the output, in both stretches' windows: 학생 takes it, and 제자, another
+    # entry, does not get it a second time
+    lexicon = tmp_path / "students.tsv"
+    lexicon.write_text(
+        "# ktr-lexicon/1\n학생\tnoun\tstudent\n제자\tnoun\tpupil;student\n오다\tverb\tcome\n가다\tverb\tgo\n",
+        encoding="utf-8",
+    )
+    pieces = Scorer(Config(lexicons=(str(lexicon),), max_chars=100), analyzer=kiwi)
+    source = "학생이 왔다." + " " * 250 + "제자가 갔다."
+    output = "la " * 10 + "The student came and went ." + " la" * 10
+    assert matched(pieces, source, output) == [
+        ("학생", "student", (11, 12)),
+        ("오다", "come", (12, 13)),
+        ("제자", None, None),
+        ("가다", "go", (14, 15)),
+    ]

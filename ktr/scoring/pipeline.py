@@ -33,7 +33,7 @@ from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
 from ktr.lexicon.idioms import Idiom
 from ktr.matching import numbers
-from ktr.matching.cascade import match_sentence
+from ktr.matching.cascade import match_in_pieces, match_sentence
 from ktr.matching.targets import KeywordTargets, Targets
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
@@ -302,16 +302,21 @@ class Pipeline:
         sentences = []
         failed = prepared.failed or [None] * len(hypotheses)
         copied = prepared.copied or [frozenset()] * len(hypotheses)
-        rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed, copied)
-        matching, inflections, threshold = (
+        rows = zip(prepared.keywords, prepared.targets, prepared.missed, prepared.counts, hypotheses, failed, copied)
+        matching, inflections, threshold, piece = (
             self.config.matching,
             self._inflections,
             self.config.transliteration_threshold,
+            self.config.max_chars,
         )
-        for index, (targets, missed, counts, hyp, why, latin) in enumerate(rows, first):
+        for index, (keywords, targets, missed, counts, hyp, why, latin) in enumerate(rows, first):
             names = capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None
             tokens = tokenize(hyp)
-            chosen = match_sentence(targets, tokens, matching, inflections, threshold, names)
+            if keywords and max(k.start for k in keywords) >= piece:  # analysed in pieces: matched in pieces
+                starts = [k.start for k in keywords]
+                chosen = match_in_pieces(targets, tokens, starts, piece, matching, inflections, threshold, names)
+            else:
+                chosen = match_sentence(targets, tokens, matching, inflections, threshold, names)
             results: tuple[KeywordResult, ...] = ()
             if details:
                 found = list(missed)  # then the transferred ones replaced

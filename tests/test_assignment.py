@@ -1,15 +1,18 @@
 """The one-to-one assignment's preferences (ktr/matching/assignment.py's docstring), each on a
 case where it alone decides: a strong match over a near one, a near place over the leftmost,
-the equivalent listed first over the alphabetically first, and the greedy path's augmenting
-chains for groups over EXACT_LIMIT keywords."""
+the equivalent listed first over the alphabetically first, and augmenting chains in groups of
+more than twelve keywords (matched greedily before the search became polynomial)."""
 
 import pytest
 
 from ktr import Config, Scorer
 from ktr.english.tokens import tokenize
-from ktr.matching.assignment import EXACT_LIMIT, Candidate, assign
+from ktr.matching.assignment import Candidate, assign
 from ktr.matching.cascade import match_sentence
 from ktr.matching.targets import Targets
+
+#: more keywords in a group than the exhaustive search took (those were matched greedily)
+EXACT_LIMIT = 12
 
 
 def chosen(targets, text, stages=("exact",)):
@@ -89,20 +92,26 @@ def test_a_greedy_group_leaves_out_only_what_cannot_match():
     assert len(found) == n and sorted(c.start for c in found.values()) == list(range(n))
 
 
-def test_the_greedy_path_follows_an_augmenting_chain_two_keywords_deep():
-    # o sits on token 0 and p on token 1; k can take only token 0 (or a last resort, token 50):
-    # o moves to token 1, which moves p to token 2. Eleven more keywords, each with a token of its
-    # own and token 50, make the group larger than EXACT_LIMIT
-    o, p, k = 0, 1, 2
+def test_a_large_group_follows_an_augmenting_chain_two_keywords_deep():
+    # o sits on token 0 and p on token 1; k can take only token 0 or token 50, which z needs: to
+    # place all, o moves to token 1, which moves p to token 2. Eleven more keywords, each with a
+    # token of its own and token 50, make the group larger than EXACT_LIMIT. (Without z, o keeps
+    # its first token and k takes 50: placing all keywords either way, the first keyword keeps
+    # its first choice)
+    o, p, k, z = 0, 1, 2, 3
     cands = {
         o: [candidate(o, 0), candidate(o, 1)],
         p: [candidate(p, 1), candidate(p, 2)],
-        k: [candidate(k, 0, order=1), candidate(k, 50, order=1)],
-    }  # placed after o and p
-    fillers = range(3, 3 + EXACT_LIMIT - 1)
+        k: [candidate(k, 0, order=1), candidate(k, 50, order=1)],  # placed after o and p
+        z: [candidate(z, 50, order=2)],
+    }
+    fillers = range(4, 4 + EXACT_LIMIT - 1)
     cands.update({f: [candidate(f, 10 + f), candidate(f, 50)] for f in fillers})
     found = assign(cands)
-    assert {n: c.start for n, c in found.items()} == {o: 1, p: 2, k: 0, **{f: 10 + f for f in fillers}}
+    assert {n: c.start for n, c in found.items()} == {o: 1, p: 2, k: 0, z: 50, **{f: 10 + f for f in fillers}}
+    del cands[z]
+    found = assign(cands)
+    assert {n: c.start for n, c in found.items()} == {o: 0, p: 1, k: 50, **{f: 10 + f for f in fillers}}
 
 
 def test_the_search_gives_up_a_first_choice_that_blocks_another_keyword(kiwi, tmp_path):

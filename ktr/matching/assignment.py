@@ -15,18 +15,20 @@ Placing in that order can leave a keyword out whose match is better than that of
 holding its word; such a keyword then takes the word from its holder when the swap keeps the
 size (:func:`_improve`).
 
-The assignment is exact for each group of keywords that compete for tokens when the group has at
-most ``EXACT_LIMIT`` keywords; larger groups (rare: many repeats of the same word) are matched
-greedily in preference order followed by augmenting paths, which is still optimal in size when
-the competing equivalents are single words.
+Within each group of keywords that compete for tokens (:func:`_components`), the assignment is,
+of those of largest weight (a word the source repeats weighs as many keywords as it stands
+for), the first in that order: the first keyword's first candidate if it can be, and so on
+(:func:`ktr.matching.packing.pack`, a search in polynomial time however large the group, exact
+unless phrases that cross other keywords' words can be used in many ways and the search runs
+out of its budget; its module doc says how), then the swaps. A heap finds each next swap.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
 from typing import NamedTuple
 
-EXACT_LIMIT = 12
+from ktr.matching.packing import pack
 
 
 class Candidate(NamedTuple):
@@ -67,111 +69,55 @@ def _components(cands: dict[int, list[Candidate]]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _exact_assign(group: list[int], cands: dict[int, list[Candidate]], weights: dict[int, int]) -> dict[int, Candidate]:
-    best: dict[int, Candidate] = {}
-    best_size = -1
-    size = 0
-    chosen: dict[int, Candidate] = {}
-    used: set[int] = set()
-    left = [0] * (len(group) + 1)  # the weight of the keywords from i on
-    for i in range(len(group) - 1, -1, -1):
-        left[i] = left[i + 1] + weights.get(group[i], 1)
-
-    def search(i: int) -> None:
-        nonlocal best, best_size, size
-        if size + left[i] <= best_size:
-            return
-        if i == len(group):
-            best, best_size = dict(chosen), size
-            return
-        k = group[i]
-        for c in cands[k]:
-            span = range(c.start, c.end)
-            if used.isdisjoint(span):
-                chosen[k] = c
-                used.update(span)
-                size += weights.get(k, 1)
-                search(i + 1)
-                size -= weights.get(k, 1)
-                used.difference_update(span)
-                del chosen[k]
-        search(i + 1)
-
-    search(0)
-    return best
-
-
-def _greedy_assign(group: list[int], cands: dict[int, list[Candidate]]) -> dict[int, Candidate]:
-    owner: dict[int, int] = {}  # token -> keyword
-    chosen: dict[int, Candidate] = {}
-
-    def try_assign(k: int, seen: set[int]) -> bool:
-        for c in cands[k]:
-            span = range(c.start, c.end)
-            blockers = {owner[t] for t in span if t in owner}
-            if not blockers:
-                _take(k, c)
-                return True
-            if len(blockers) == 1 and c.end - c.start == 1:
-                other = blockers.pop()
-                if other in seen:
-                    continue
-                seen.add(other)
-                old = chosen.pop(other)
-                for t in range(old.start, old.end):
-                    del owner[t]
-                _take(k, c)
-                if try_assign(other, seen):
-                    return True
-                _release(k)
-                _take(other, old)
-        return False
-
-    def _take(k: int, c: Candidate) -> None:
-        chosen[k] = c
-        for t in range(c.start, c.end):
-            owner[t] = k
-
-    def _release(k: int) -> None:
-        c = chosen.pop(k)
-        for t in range(c.start, c.end):
-            del owner[t]
-
-    for k in group:
-        try_assign(k, {k})
-    return chosen
-
-
 def _improve(
-    chosen: dict[int, Candidate],
+    placed: dict[int, int],
     group: list[int],
     cands: dict[int, list[Candidate]],
     weights: dict[int, int],
-    preference: Callable[[Candidate], Preference],
+    preferences: dict[int, list[Preference]],
 ) -> dict[int, Candidate]:
     """Of assignments of the same size, one best place per meaning: a keyword left out takes a
     token from the keyword holding it when its match is the better one and the holder stands for
     no more keywords (대출, loan, takes "loans" as its first sense from 금융, finance, which
-    reached it by its twelfth). Each swap puts a better match in a worse one's place, so it ends."""
-    swapped = True
-    while swapped:
-        swapped = False
-        owner = {t: k for k, c in chosen.items() for t in range(c.start, c.end)}
-        for u in group:
-            if u in chosen:
-                continue
-            for c in cands[u]:
-                holders = {owner[t] for t in range(c.start, c.end) if t in owner}
-                if len(holders) != 1:
-                    continue
-                (k,) = holders
-                if weights.get(u, 1) >= weights.get(k, 1) and preference(c) < preference(chosen[k]):
-                    del chosen[k]
-                    chosen[u] = c
-                    swapped = True
-                    break
-            if swapped:
-                break
+    reached it by its twelfth). The first such swap in the group's order (the keyword left out,
+    then its candidate) is made, then the next first one; each puts a better match in a worse
+    one's place, so it ends. A heap holds every swap that may have become possible: all of a
+    keyword's candidates when it is left out, and every candidate on a token whose holder changed."""
+    place = {k: i for i, k in enumerate(group)}
+    index = dict(placed)  # keyword placed -> its candidate's index
+    chosen = {k: cands[k][i] for k, i in placed.items()}
+    owner = {t: k for k, c in chosen.items() for t in range(c.start, c.end)}
+    on: dict[int, list[tuple[int, int]]] = {}  # token -> (keyword's place in the group, candidate) on it
+    for k in group:
+        for i, c in enumerate(cands[k]):
+            for t in range(c.start, c.end):
+                on.setdefault(t, []).append((place[k], i))
+    heap = [(place[u], i) for u in group if u not in chosen for i in range(len(cands[u]))]
+    heapq.heapify(heap)
+    while heap:
+        p, i = heapq.heappop(heap)
+        u = group[p]
+        if u in chosen:
+            continue
+        c = cands[u][i]
+        holders = {owner[t] for t in range(c.start, c.end) if t in owner}
+        if len(holders) != 1:
+            continue
+        (k,) = holders
+        if weights.get(u, 1) < weights.get(k, 1) or not preferences[u][i] < preferences[k][index[k]]:
+            continue
+        old = chosen.pop(k)
+        del index[k]
+        chosen[u], index[u] = c, i
+        for t in range(old.start, old.end):
+            del owner[t]
+        for t in range(c.start, c.end):
+            owner[t] = u
+        for t in {*range(old.start, old.end), *range(c.start, c.end)}:
+            for pair in on.get(t, ()):
+                heapq.heappush(heap, pair)
+        for j in range(len(cands[k])):
+            heapq.heappush(heap, (place[k], j))
     return chosen
 
 
@@ -225,8 +171,9 @@ def assign(
         group.sort(key=lambda k: (preference(cands[k][0]), k))  # the strongest, nearest placed first
         if len(group) == 1:
             result[group[0]] = cands[group[0]][0]
-        elif len(group) <= EXACT_LIMIT:
-            result.update(_improve(_exact_assign(group, cands, weights), group, cands, weights, preference))
-        else:
-            result.update(_improve(_greedy_assign(group, cands), group, cands, weights, preference))
+            continue
+        picks = pack([[(c.start, c.end) for c in cands[k]] for k in group], [weights.get(k, 1) for k in group])
+        placed = {k: i for k, i in zip(group, picks) if i >= 0}
+        preferences = {k: [preference(c) for c in cands[k]] for k in group}
+        result.update(_improve(placed, group, cands, weights, preferences))
     return result

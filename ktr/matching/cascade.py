@@ -15,10 +15,15 @@ keyword per token. The stages:
   meaning an embedding model finds close to it (:mod:`ktr.matching.semantic`).
 
 A word the source repeats shares its first occurrence's place (:func:`_set_aside_repeats`).
+
+A line whose keywords reach past ``max_chars`` characters, which the analyzer was handed in pieces,
+is matched in pieces too (:func:`match_in_pieces`), so that no matching is handed a problem of
+unbounded size either.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from ktr.matching.assignment import Candidate, assign
@@ -130,3 +135,44 @@ def _place_repeats(
             here = [c for c in lst if (c.start, c.end) == (place.start, place.end)]
             if here:  # the first occurrence's own match, as its targets are the same
                 chosen[k] = min(here, key=lambda c: (c.equivalent != place.equivalent or c.how != place.how, c.rank))
+
+
+def match_in_pieces(
+    line: Line,
+    starts: Sequence[int],
+    piece: int,
+    matching: Matching | Sequence[str] = ("exact",),
+    inflections: dict[str, tuple[str, ...]] | None = None,
+) -> dict[int, Candidate]:
+    """:func:`match_sentence` for a line whose keywords reach past ``piece`` characters (``starts``:
+    where each keyword starts in the line). The keywords of each stretch of ``piece`` characters,
+    in line order, are matched against the output's tokens in the same proportion of the line
+    (the keywords' extent, up to the last one's start), widened by a stretch's worth on each side,
+    less the tokens an earlier stretch took (offered as ``_``, which no token is and nothing
+    matches), so that each matching is about the size of a line of ``piece`` characters. A word
+    the line repeats that its stretch left out shares its first occurrence's place, as in
+    :func:`_place_repeats`."""
+    targets, tokens, names = line
+    if not targets:
+        return {}
+    stretches: dict[int, list[int]] = {}
+    for k, start in enumerate(starts):
+        stretches.setdefault(start // piece, []).append(k)
+    per = len(tokens) * piece / max(max(starts) + 1, piece)  # tokens per stretch, in proportion
+    taken: set[int] = set()
+    chosen: dict[int, Candidate] = {}
+    for stretch, keywords in sorted(stretches.items()):
+        low = max(0, math.floor((stretch - 1) * per))
+        high = min(len(tokens), math.ceil((stretch + 2) * per))
+        window = ["_" if i in taken else tokens[i] for i in range(low, high)]
+        found = match_sentence([targets[k] for k in keywords], window, matching, inflections, names)
+        for j, c in sorted(found.items()):
+            k = keywords[j]
+            chosen[k] = c._replace(keyword=k, start=c.start + low, end=c.end + low, rank=(*c.rank[:2], c.rank[2] + low))
+            taken.update(range(c.start + low, c.end + low))
+    first: dict[Targets, int] = {}
+    for k, t in enumerate(targets):  # a word the line repeats shares its first occurrence's place
+        j = first.setdefault(t, k)
+        if k not in chosen and j in chosen:
+            chosen[k] = chosen[j]._replace(keyword=k)
+    return chosen

@@ -35,7 +35,7 @@ from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
 from ktr.lexicon.idioms import Idiom
 from ktr.matching import numbers
-from ktr.matching.cascade import match_lines
+from ktr.matching.cascade import match_in_pieces, match_lines
 from ktr.matching.stage import Matching
 from ktr.matching.targets import KeywordTargets, Targets
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
@@ -347,7 +347,14 @@ class Pipeline:
             (targets, tokens, capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None)
             for targets, tokens, hyp in zip(prepared.targets, tokenized, hypotheses)
         ]
-        matched = match_lines(lines, self.matching, self._inflections)
+        piece = self.config.max_chars  # a line analysed in pieces is matched in pieces
+        starts = [[k.start for k in kws] for kws in prepared.keywords]
+        long = [bool(s) and max(s) >= piece for s in starts]
+        whole = iter(match_lines([line for line, far in zip(lines, long) if not far], self.matching, self._inflections))
+        matched = [
+            match_in_pieces(line, s, piece, self.matching, self._inflections) if far else next(whole)
+            for line, s, far in zip(lines, starts, long)
+        ]
         for index, (targets, missed, counts, hyp, why, latin), tokens, chosen in zip(
             count(first), rows, tokenized, matched
         ):

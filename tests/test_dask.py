@@ -34,13 +34,13 @@ LINES = [
 ]
 
 
-def written(tmp_path, copies: int = 40):
-    """The lines above, ``copies`` times, each copy numbered: a source, a system, a reference."""
-    n = len(LINES)
+def written(tmp_path, copies: int = 40, lines=LINES):
+    """``lines`` (those above), ``copies`` times, each copy numbered: a source, a system, a reference."""
+    n = len(lines)
     rows = [
         (ko + (f" {i // n}" if ko else ""), en + (f" {i // n}" if en else ""))
         for i in range(copies * n)
-        for ko, en in [LINES[i % n]]
+        for ko, en in [lines[i % n]]
     ]
     src, hyp, ref = tmp_path / "src.ko", tmp_path / "mt.en", tmp_path / "ref.en"
     src.write_text("".join(ko + "\n" for ko, _ in rows), encoding="utf-8")

@@ -88,6 +88,7 @@ def test_the_signature_describes_an_embedder_without_loading_it(monkeypatch):
 WORDS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "apple", "pear", "car", "truck", "사과", "배"]
 
 
+@pytest.mark.slow  # PyTorch imported
 @pytest.mark.skipif(
     importlib.util.find_spec("sentence_transformers") is None, reason="needs ktr[sentence-transformers]"
 )

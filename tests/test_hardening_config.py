@@ -29,11 +29,11 @@ from pathlib import Path
 import pytest
 
 from ktr import Config, Scorer
-from ktr.cli.main import main
 from ktr.errors import ConfigError, InputError, LexiconError
 from ktr.lexicon.importers import import_file, write_tsv
 from ktr.textio import read_lines
 from tests.conftest import ROOT, write
+from tests.test_commands import ktr as ktr_in  # in this process
 from tests.test_outputs import LEXICON, OUTPUT, SOURCE
 
 OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
@@ -58,16 +58,6 @@ def experiment(folder: Path, body: str = "", name: str = "exp") -> Path:
     write(folder / "other.en", "\n".join(OTHER) + "\n")
     head = "data: {source: src.ko, systems: {out: out.en}}\npipeline: {lexicons: [six.tsv], matching: [exact, inflection]}\n"
     return write(folder / f"{name}.yaml", body or head + "compare: {resamples: 0}\n")
-
-
-def ktr_in(capsys, *args):
-    """(exit code, stdout, stderr) of ``ktr ARGS`` in this process."""
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def ktr(*args, env=None, fsize=None, hide=(), prefix=(), cwd=ROOT):
@@ -115,6 +105,7 @@ def bomb(levels: int) -> str:
     return f"[{', '.join(lists)}]"
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_an_alias_in_a_scoring_config_is_refused_naming_file_and_line(case, tmp_path):
     src, hyp, _ = case
     bombed = write(tmp_path / "bomb.yaml", f"analyzer: {bomb(6)}\n")  # printed whole as "got [...]"
@@ -133,6 +124,7 @@ def test_an_alias_in_a_scoring_config_is_refused_naming_file_and_line(case, tmp_
     )
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_an_alias_in_an_experiment_is_refused_naming_file_and_line(tmp_path):
     folder = tmp_path / "exp"
     folder.mkdir()
@@ -166,6 +158,7 @@ def test_an_error_message_prints_a_bounded_part_of_a_huge_value():
         ("matching: [exact]\nclass_weights: {noun: 1,\n  verb: 0.5, noun: 2}\n", 3, "noun"),
     ],
 )
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_key_given_twice_in_a_scoring_config_is_refused(case, tmp_path, text, line, key):
     src, hyp, _ = case
     cfg = write(tmp_path / "twice.yaml", text)
@@ -201,6 +194,7 @@ def test_a_number_that_is_not_finite_is_refused_in_an_experiment(capsys, tmp_pat
 # 8. one line where one line is promised --------------------------------------------------------
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_config_that_is_not_utf8_is_one_line_naming_file_line_and_encoding(case, tmp_path):
     src, hyp, _ = case
     cfg = write(tmp_path / "cp.yaml", b"matching: [exact]\n# " + "방 열쇠".encode("cp949") + b"\n")
@@ -227,6 +221,7 @@ def test_a_negative_seed_is_one_line(capsys, case):
         assert (code, out, err) == (1, "", "ktr: error: --seed must be at least 0, got -1\n")
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_truncated_cache_entry_is_a_miss_and_is_written_again(case, tmp_path):
     src, hyp, cfg = case
     cache = tmp_path / "cache"
@@ -260,6 +255,7 @@ def cache_warning(folder: Path, code: int) -> str:
     )
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_read_only_cache_folder_still_scores_saying_so_once(case, tmp_path):
     src, hyp, cfg = case
     usual = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(tmp_path / "usual")})
@@ -272,6 +268,7 @@ def test_a_read_only_cache_folder_still_scores_saying_so_once(case, tmp_path):
     assert files_in(cache) == []
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_full_cache_folder_still_scores_and_leaves_no_temporary_file(case, tmp_path):
     src, hyp, cfg = case
     usual = ktr("score", "-s", src, "-t", hyp, "-c", cfg, env={"KTR_CACHE_DIR": str(tmp_path / "usual")})
@@ -281,6 +278,7 @@ def test_a_full_cache_folder_still_scores_and_leaves_no_temporary_file(case, tmp
     assert files_in(cache) == []  # no tmp*.tmp left behind
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_full_analysis_cache_folder_still_runs_and_leaves_no_temporary_file(tmp_path):
     # ktr run's analyses have a cache of their own (cache_dir()/analyses), under the same rule
     folder = tmp_path / "exp"
@@ -310,6 +308,7 @@ DASK = ("distributed", "dask", "fsspec", "pyarrow", "bokeh")
     ],
     ids=["score", "keywords", "run"],
 )
+@pytest.mark.slow  # ktr in a subprocess
 def test_the_dask_engine_without_the_dask_extra_is_one_line(case, tmp_path, command):
     src, hyp, _ = case
     folder = tmp_path / "exp"
@@ -325,6 +324,7 @@ def test_the_dask_engine_without_the_dask_extra_is_one_line(case, tmp_path, comm
 MUSE = "방 room\n사과 apple;apology\n"
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_lexicon_import_replaces_only_a_lexicon_it_wrote(tmp_path):
     muse = write(tmp_path / "pairs.txt", MUSE)
     notes = write(tmp_path / "notes.tsv", "my notes\n")
@@ -353,6 +353,7 @@ def test_lexicon_import_replaces_only_a_lexicon_it_wrote(tmp_path):
         assert proc.returncode == 0 and target.read_text(encoding="utf-8").splitlines()[2:] == written[2:]
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_an_import_that_reads_nothing_is_an_error_and_writes_nothing(tmp_path):
     data = write(tmp_path / "lexicon.json", '{"방": ["room"]}\n')
     out = tmp_path / "out.tsv"
@@ -389,6 +390,7 @@ def test_meta_eval_refuses_a_folder_that_holds_something_unless_overwrite(capsys
     assert (folder / "meta-eval.md").read_text(encoding="utf-8").startswith("# ")
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_full_disk_during_ktr_run_leaves_no_temporary_file(tmp_path):
     folder = tmp_path / "exp"
     folder.mkdir()
@@ -410,6 +412,7 @@ def test_a_full_disk_during_ktr_run_leaves_no_temporary_file(tmp_path):
     assert {p.name: p.stat().st_size for p in (tmp_path / "first").iterdir()} == sizes
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_full_disk_during_meta_eval_and_lexicon_import_loses_nothing(tmp_path):
     src = write(tmp_path / "s.ko", "방 열쇠가 여기 있습니다.\n물을 마셨다.\n")
     ref = write(tmp_path / "r.en", "Here is the room key.\nI drank water.\n")
@@ -465,12 +468,14 @@ def test_write_tsv_refuses_to_replace_a_file_it_did_not_write(tmp_path):
         (["lexicon", "coverage"], "ktr lexicon coverage needs -s SOURCE"),
     ],
 )
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_missing_argument_is_a_usage_error_on_one_line(case, tmp_path, args, message):
     src, hyp, _ = case
     proc = ktr(*(a.format(src=src, hyp=hyp, tmp=tmp_path) for a in args))
     error_line(proc, message, code=2)
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_utf16_and_cp949_files_name_their_encoding_and_the_conversion(case, tmp_path):
     src, hyp, _ = case
     text = "방 열쇠가 여기 있습니다.\n물을 마셨다.\n"
@@ -520,6 +525,7 @@ def test_utf16_and_cp949_files_name_their_encoding_and_the_conversion(case, tmp_
     assert str(raised.value) == f"{latin}:1: invalid UTF-8 at byte 3 of the line (byte 0xe9)"
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_a_source_without_hangul_and_a_korean_output_are_warned_of_once(capsys, case, tmp_path):
     src, hyp, cfg = case
     english = write(tmp_path / "en.ko", "The student reads.\nHe drank water.\n철수가 왔다.\n42\n")

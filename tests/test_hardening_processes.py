@@ -66,6 +66,7 @@ def error_line(proc: subprocess.CompletedProcess[str], message: str) -> None:
 
 
 @pytest.mark.parametrize("resamples", [MAX_RESAMPLES + 1, 10**9])
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_bootstrap_resamples_past_the_limit_are_refused_before_scoring(resamples):
     p = sample_paths()
     proc = bounded(
@@ -85,6 +86,7 @@ def test_resampling_is_limited_in_the_library_too():
     assert str(caught.value) == f"resamples must be from 1 to {MAX_RESAMPLES}, got {10**9}"
 
 
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_compare_resamples_past_the_limit_are_refused_before_the_run(tmp_path):
     config = tmp_path / "big.yaml"
     demo = (ROOT / "configs" / "demo.yaml").read_text(encoding="utf-8")
@@ -116,6 +118,7 @@ COMMANDS = {
 
 
 @pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_a_character_device_is_refused_by_every_command(command, texts):
     args = [a.format(bad="/dev/zero", **texts) for a in COMMANDS[command]]
     error_line(
@@ -124,6 +127,7 @@ def test_a_character_device_is_refused_by_every_command(command, texts):
     )
 
 
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path, texts):
     fifo = tmp_path / "source.ko"
     os.mkfifo(fifo)
@@ -133,12 +137,14 @@ def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path, texts):
     )
 
 
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_endless_standard_input_is_refused_at_the_line_limit(texts):
     with open("/dev/zero", "rb") as zeros:
         proc = bounded("score", "-s", texts["src"], "-t", "-", stdin=zeros, timeout=60)
     error_line(proc, f"-:1: a line longer than {MAX_LINE_BYTES} bytes: expected one sentence per line")
 
 
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_a_long_line_on_standard_input_below_the_limit_is_read(tmp_path, texts):
     """The limit is far above any sentence: a line of 100,000 characters on standard input scores."""
     src = tmp_path / "one.ko"
@@ -154,6 +160,7 @@ def test_a_long_line_on_standard_input_below_the_limit_is_read(tmp_path, texts):
 # 6. --jobs past the cores --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # worker processes
 def test_jobs_past_the_cores_are_capped_with_one_warning(capsys):
     p = sample_paths()
     args = ["score", "-s", p["source"], "-t", p["fluent"], "-a", "mecab", "-f", "json"]
@@ -166,6 +173,7 @@ def test_jobs_past_the_cores_are_capped_with_one_warning(capsys):
     assert (code, err) == (0, "")
 
 
+@pytest.mark.slow  # worker processes
 def test_ktr_run_caps_its_jobs_the_same_way(capsys, tmp_path):
     config = tmp_path / "small.yaml"
     config.write_text(
@@ -334,6 +342,7 @@ def assert_nothing_left(session: int) -> None:
     ],
     ids=["TERM", "TERM-group", "HUP-group", "INT-group"],
 )
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_a_stopped_run_stops_every_process_it_started(long_run, analyzer, signum, group):
     with started(long_run, analyzer) as (run, outcome):
         if group:
@@ -346,6 +355,7 @@ def test_a_stopped_run_stops_every_process_it_started(long_run, analyzer, signum
 
 @needs_proc_and_two_cores
 @pytest.mark.parametrize("analyzer", ["mecab", "kiwi-timeout"])
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_ctrl_c_while_the_worker_starts_is_one_line_too(long_run, analyzer):
     """Ctrl-C reaches the worker too; while it starts (its imports, its analyzer's child process)
     it must not print a traceback of its own."""
@@ -357,6 +367,7 @@ def test_ctrl_c_while_the_worker_starts_is_one_line_too(long_run, analyzer):
 
 @needs_proc_and_two_cores
 @pytest.mark.parametrize("analyzer", ["mecab", "kiwi-timeout"])
+@pytest.mark.slow  # ktr in a subprocess, stopped or bounded
 def test_workers_exit_when_ktr_is_killed(long_run, analyzer):
     """SIGKILL cannot be handled: the workers notice that their parent is gone and stop, their
     analyzer children with them."""

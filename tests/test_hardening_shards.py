@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from test_cli import assert_clean_error, ktr
-from test_dask import LINES
+from test_dask import LINES, written
 from test_preflight import requires_unshare
 
 from ktr import Config, Scorer
@@ -27,6 +27,7 @@ from ktr.scoring.reference import ReferenceScores, stretch_statistics
 from tests.conftest import ROOT, local_cluster
 
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow  # a Dask cluster and ktr in subprocesses
 
 #: the lines of test_dask without the one with a control character (whose warnings would mix
 #: with the shards' own), numbered: 700 lines, 11 tasks of 64 (the last of 60)
@@ -35,18 +36,7 @@ TASKS = 11
 
 
 def corpus(folder: Path) -> tuple[Path, Path, Path]:
-    rows = [(ko, en) for ko, en in LINES if "\x07" not in ko]
-    n = len(rows)
-    numbered = [
-        (ko + (f" {i // n}" if ko else ""), en + (f" {i // n}" if en else ""))
-        for i in range(COPIES * n)
-        for ko, en in [rows[i % n]]
-    ]
-    src, hyp, ref = folder / "src.ko", folder / "mt.en", folder / "ref.en"
-    src.write_text("".join(ko + "\n" for ko, _ in numbered), encoding="utf-8")
-    hyp.write_text("".join(en + "\n" for _, en in numbered), encoding="utf-8")
-    ref.write_text("".join(en.upper() + "\n" for _, en in numbered), encoding="utf-8")
-    return src, hyp, ref
+    return written(folder, COPIES, [(ko, en) for ko, en in LINES if "\x07" not in ko])
 
 
 class Finished:

@@ -171,6 +171,7 @@ def test_3_each_cleaned_line_warns_naming_its_file_and_line(capsys, apples):
     assert json.loads(out)["warnings"] == expected
 
 
+@pytest.mark.slow  # worker processes
 def test_3_output_warnings_through_worker_processes_are_the_same(capsys, tmp_path):
     # 40 lines: three stretches, two of them scored by a worker process
     src = write(tmp_path / "s.ko", f"{APPLE_KO}\n" * 40)
@@ -184,6 +185,7 @@ def test_3_output_warnings_through_worker_processes_are_the_same(capsys, tmp_pat
     assert segments[0] == segments[1] and {s["score"] for s in segments[0]} == {1.0}
 
 
+@pytest.mark.slow  # a Dask cluster, from ktr in a subprocess
 def test_3_output_warnings_on_a_dask_cluster_are_the_same(tmp_path):
     pytest.importorskip("distributed")
     src = write(tmp_path / "s.ko", f"{APPLE_KO}\n" * 40)
@@ -271,6 +273,7 @@ def test_2_the_text_table_and_the_tsv_show_a_system_name_escaped(capsys, named):
     assert json.loads(out)["systems"][0]["name"] == f"mt{TITLE}{CLEAR}"  # JSON keeps it (escaped by JSON)
 
 
+@pytest.mark.slow  # ktr in a subprocess
 def test_2_warnings_and_errors_show_control_characters_escaped(tmp_path, named):
     src, hyp = named
     noisy = write(tmp_path / f"src{CLEAR}.ko", f"{APPLE_KO}\x00\n")

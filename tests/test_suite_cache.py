@@ -19,6 +19,7 @@ def test_the_suite_s_cache_folder_is_its_own(tmp_path_factory):
         assert folder == tmp_path_factory.getbasetemp().resolve() / "ktr-cache"
 
 
+@pytest.mark.slow  # ktr run in a subprocess
 def test_a_ktr_command_the_suite_runs_writes_its_cache_there_and_nothing_in_home(tmp_path):
     """``ktr run`` stores its source's analyses in the cache (``analyses/``, one file per source
     file); run as the tests run ktr (the environment inherited) but with a home folder of its

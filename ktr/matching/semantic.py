@@ -20,8 +20,8 @@ For a line, it weighs:
   or two or three tokens in a row that WordNet lists as one lemma ("pick up", "street lamp": a
   phrase that means one thing).
 - **how close**: the cosine of the span to the keyword's lemma (across the two languages) and to
-  each of its first :data:`EQUIVALENTS` lexicon equivalents (the lexicon's own anchors in
-  English); the largest. Each text (a word, a phrase, an equivalent) is embedded once and kept: a
+  each of its first :data:`EQUIVALENTS` lexicon equivalents but the light verbs (the lexicon's
+  own anchors in English); the largest. Each text (a word, a phrase, an equivalent) is embedded once and kept: a
   corpus has far fewer words than lines.
 - **what WordNet says** (:mod:`ktr.english.relations`) of the span's words and the equivalents:
   an antonym ("loves" for 싫어하다, hate) refuses the span; a synonym, a hypernym or a hyponym
@@ -50,7 +50,7 @@ from ktr.matching.tracing import LIGHT_VERBS
 from ktr.matching.view import SentenceView
 
 #: the version of this stage's rules (its constants, the evidence it weighs), in the signature
-VERSION = 1
+VERSION = 2
 #: verbs that are mostly grammar (auxiliaries, light verbs): what an output says for them is
 #: rarely a paraphrase of them, and any content word is as close to them as to anything
 LIGHT = frozenset({"하다", "되다", "있다", "없다", "주다", "보다", "버리다", "지다", "놓다", "두다"})
@@ -157,7 +157,7 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
     where = spans(v.tokens, taken, v.names or frozenset())
     if not where:
         return None
-    groups = [[targets[k].meaning, *targets[k].equivalents[:EQUIVALENTS]] for k in wanted]
+    groups = [[targets[k].meaning, *_anchors(targets[k].equivalents)] for k in wanted]
     return Question(
         [" ".join(v.tokens[i:j]) for i, j in where],
         where,
@@ -165,6 +165,13 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
         [text.casefold() for group in groups for text in group],
         [len(group) for group in groups],
     )
+
+
+def _anchors(equivalents: Sequence[str]) -> list[str]:
+    """A keyword's first :data:`EQUIVALENTS` equivalents but the light verbs: "get" among 사다's
+    (buy, purchase, get) is a synonym in WordNet of "draw", "catch", "fetch" and "grow", and as
+    close to them as to anything."""
+    return [e for e in equivalents if e.casefold() not in LIGHT_VERBS][:EQUIVALENTS]
 
 
 def _confidence(closeness: float, span: str, equivalents: Sequence[str]) -> float:

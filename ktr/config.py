@@ -86,9 +86,11 @@ class Config:
         "construction",
         "number",
         "transliteration",
+        "semantic",
     )
     """Matching stages, in cascade order: exact, inflection, derivation (WordNet), synonym
-    (WordNet), idiom, construction, number, transliteration."""
+    (WordNet), idiom, construction, number, transliteration, semantic (an embedding model, on
+    what the others left)."""
     idioms: tuple[str, ...] = ("idioms",)
     """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
     constructions: tuple[str, ...] = ("constructions",)

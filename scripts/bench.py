@@ -18,7 +18,8 @@ else the machine was doing; on a shared virtual machine a single timing varies b
   per-line scores, not each keyword's result: ``RunOptions(details=False)``), after the scorer is built and
   has scored 10 lines (normalizing, analysis, keywords, look-up, matching, aggregation), with
   ``--jobs 1`` and ``--jobs 2`` (the workers' start-up included); KoNLPy backends run as ktr
-  runs them, in a child process with a time limit;
+  runs them, in a child process with a time limit; and with ``--jobs 1`` without the semantic
+  stage, so that its cost shows beside the default;
 * rescoring from the analysis cache: the analyses stored on disk by a first run, read back by a
   fresh scorer that scores the output again (what a later ``ktr run`` does); and one further
   system matched against the source already prepared (what ``ktr run`` pays per system);
@@ -113,10 +114,14 @@ def raw_analysis(name: str, lines: list[str]) -> float:
     return float(out.stdout.split()[-1])
 
 
-def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1) -> float:
+def ktr_scoring(name: str, source: list[str], output: list[str], jobs: int = 1, lexical: bool = False) -> float:
     """Seconds ``Scorer.score`` takes, its analyzer warmed up first as the raw one is (Kiwi
-    loads its model on the first call); with ``jobs`` > 1 the workers' start-up is counted."""
-    scorer = Scorer(Config(analyzer=name), jobs=jobs)
+    loads its model on the first call); with ``jobs`` > 1 the workers' start-up is counted;
+    ``lexical``: the default stages but the semantic one."""
+    config = Config(analyzer=name)
+    if lexical:
+        config = config.replace(matching=tuple(s for s in config.matching if s != "semantic"))
+    scorer = Scorer(config, jobs=jobs)
     scorer.score(source[:10], output[:10])
     return timed(lambda: scorer.score(source, output, options=LEAN))
 
@@ -244,13 +249,16 @@ def main() -> int:
     for name in [n for n in names if n in FAST]:
         raw, one = best(raw_analysis, name, source), best(ktr_scoring, name, source, english)
         two = best(ktr_scoring, name, source, english, jobs=2)
+        lexical = best(ktr_scoring, name, source, english, lexical=True)
         rows.append((f"{name}: raw analyzer", len(source), raw, ""))
+        rows.append((f"{name}: ktr end-to-end without the semantic stage, --jobs 1", len(source), lexical, ""))
         rows.append(
             (
                 f"{name}: ktr end-to-end, --jobs 1",
                 len(source),
                 one,
-                f"{raw / one:.2f} × raw {name}" + (f"; {chrf / one:.2f} × chrF" if name == "mecab" else ""),
+                f"{raw / one:.2f} × raw {name}; {lexical / one:.2f} × without the semantic stage"
+                + (f"; {chrf / one:.2f} × chrF" if name == "mecab" else ""),
             )
         )
         rows.append((f"{name}: ktr end-to-end, --jobs 2", len(source), two, f"{one / two:.2f} × --jobs 1"))

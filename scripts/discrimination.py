@@ -48,7 +48,8 @@ DEFAULT_VARIANTS = [
     "+ number=matching:exact,inflection,synonym,idiom,number",
     "+ transliteration=matching:exact,inflection,synonym,idiom,number,transliteration",
     "+ derivation=matching:exact,inflection,synonym,idiom,number,transliteration,derivation",
-    "+ construction (default)=matching:exact,inflection,derivation,synonym,idiom,construction,number,transliteration",
+    "+ construction=matching:exact,inflection,derivation,synonym,idiom,construction,number,transliteration",
+    "+ semantic (default)=matching:exact,inflection,derivation,synonym,idiom,construction,number,transliteration,semantic",
     "default with core alone=lexicons:core",
 ]
 

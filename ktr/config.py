@@ -143,6 +143,8 @@ class Config:
             raise ConfigError("classes: at least one keyword class is needed")
         for s in self.matching:
             _choice("matching", s, MATCH_STAGES)
+        if twice := sorted({s for s in self.matching if self.matching.count(s) > 1}):
+            raise ConfigError(f"matching: {', '.join(twice)} given more than once; each stage runs once")
         if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
             raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {brief(self.synonym_senses)}")
         if (

@@ -36,6 +36,9 @@ def test_config_is_strict():
         Config.from_dict({"classes": ["noun", "interjection"]})
     with pytest.raises(ConfigError, match="analyzer must be a str"):
         Config.from_dict({"analyzer": 3})
+    # the default cascade ends with semantic: naming it again is a mistake, not a second pass
+    with pytest.raises(ConfigError, match="matching: semantic given more than once; each stage runs once"):
+        Config(matching=(*Config().matching, "semantic"))
 
 
 def test_config_yaml_error_names_line(tmp_path):

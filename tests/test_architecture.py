@@ -1,5 +1,6 @@
-"""The package's shape (docs/architecture.md): wings import only lower wings, and no module
-imports itself back through others. Imports are read from the source: every ``import`` and
+"""The package's shape (docs/architecture.md): wings import only lower wings, no module
+imports itself back through others, modules stay short enough to read in one sitting and no
+function takes more than six parameters. Imports are read from the source: every ``import`` and
 ``from ... import``, also inside functions and under ``if TYPE_CHECKING:`` (an import for type
 checkers only still ties the two modules' ideas together)."""
 
@@ -123,3 +124,22 @@ def test_modules_are_small_enough_to_read_in_one_sitting():
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > ONE_SITTING
     }
     assert not long, long
+
+
+#: the most parameters a function takes (``self`` and ``cls`` not counted): options that travel
+#: together travel as one object (Config, Matching, RunOptions, Execution...), never one by one
+MOST_PARAMETERS = 6
+
+
+def test_no_function_takes_more_than_six_parameters():
+    many = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args
+                names = [
+                    a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg not in ("self", "cls")
+                ]
+                if len(names) > MOST_PARAMETERS:
+                    many.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name}: {len(names)}")
+    assert not many, many

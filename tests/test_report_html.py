@@ -67,7 +67,7 @@ def test_report_loads_with_table_and_highlighted_sentence(chromium, demo_run, tm
     page = demo_run[0] / "report.html"
     raw = page.read_text(encoding="utf-8")
     assert not re.search(r'(src|href)="(https?:)?//', raw)  # self-contained
-    dom, console = render(chromium, page.as_uri() + "#line=9", tmp_path)
+    dom, console = render(chromium, page.as_uri() + "#line=6", tmp_path)
     assert console == []
     assert 'data-ready="true"' in dom and "data-js-errors" not in dom
     table = dom[dom.index('<table class="systems">') :]
@@ -79,10 +79,10 @@ def test_report_loads_with_table_and_highlighted_sentence(chromium, demo_run, tm
     assert "<svg" in dom and "transfer rate by keyword class" in dom
 
     detail = dom[dom.index('<div id="detail">') :]
-    assert "Line 9 · variant base" in detail
+    assert "Line 6 · variant base" in detail
     block = detail[detail.index('data-system="fluent"') : detail.index('data-system="literal"')]
     source_html, output_html = block.split('class="text output"')
-    expected_source, expected_output = expected_marks(8)
+    expected_source, expected_output = expected_marks(5)
     assert [(kind, text) for kind, _, text in MARK.findall(source_html)] == expected_source
     assert [(kind, text) for kind, _, text in MARK.findall(output_html)] == expected_output
     assert {"hit", "miss"} <= {kind for kind, _ in expected_source}  # the line shows both

@@ -21,8 +21,8 @@ For a line, it weighs:
   phrase that means one thing).
 - **how close**: the cosine of the span to the keyword's lemma (across the two languages) and to
   each of its first :data:`EQUIVALENTS` lexicon equivalents but the light verbs (the lexicon's
-  own anchors in English); the largest. Each text (a word, a phrase, an equivalent) is embedded once and kept: a
-  corpus has far fewer words than lines.
+  own anchors in English); the largest. Each text (a word, a phrase, an equivalent) is embedded
+  once and kept: a corpus has far fewer words than lines.
 - **what WordNet says** (:mod:`ktr.english.relations`) of the span's words and the equivalents:
   an antonym ("loves" for 싫어하다, hate) refuses the span; a synonym, a hypernym or a hyponym
   ("athlete" for 선수, player) adds :data:`RELATED` to the confidence; a sister term and nothing

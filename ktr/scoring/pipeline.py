@@ -350,10 +350,14 @@ class Pipeline:
         piece = self.config.max_chars  # a line analysed in pieces is matched in pieces
         starts = [[k.start for k in kws] for kws in prepared.keywords]
         long = [bool(s) and max(s) >= piece for s in starts]
-        whole = iter(match_lines([line for line, far in zip(lines, long) if not far], self.matching, self._inflections))
+        whole = iter(
+            match_lines(
+                [line for line, far in zip(lines, long, strict=True) if not far], self.matching, self._inflections
+            )
+        )
         matched = [
             match_in_pieces(line, s, piece, self.matching, self._inflections) if far else next(whole)
-            for line, s, far in zip(lines, starts, long)
+            for line, s, far in zip(lines, starts, long, strict=True)
         ]
         for index, (targets, missed, counts, hyp, why, latin), tokens, chosen in zip(
             count(first), rows, tokenized, matched

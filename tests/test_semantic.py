@@ -106,3 +106,46 @@ def test_the_signature_names_the_embedder_and_the_threshold(metric):
 
 def test_the_paper_config_has_no_semantic_stage():
     assert "semantic" not in Config.from_yaml("configs/paper.yaml").matching
+
+
+def test_the_relations_index_reads_wordnet_as_nltk_does():
+    # ktr/english/relations.py reads WordNet's data files itself; NLTK's synsets are the reference:
+    # for every synset of 400 lemmas drawn at random, the same part of speech, hypernyms (with
+    # instance hypernyms) and antonyms, each synset known by its part of speech and lemmas
+    import random
+
+    from ktr.english import relations
+    from ktr.english.wordnet import load
+
+    wn = load()
+    lemmas, rows = relations._graph()
+    names: dict[int, set[str]] = {}
+    for name, numbers in lemmas.items():
+        for n in numbers:
+            names.setdefault(n, set()).add(name)
+
+    def ours(n):
+        return (rows[n][1], frozenset(names[n]))
+
+    def theirs(s):
+        return (s.pos(), frozenset(lemma.name().replace("_", " ").lower() for lemma in s.lemmas()))
+
+    for name in random.Random(7).sample(sorted(lemmas), 400):
+        expected = {
+            (
+                theirs(s),
+                frozenset(theirs(h) for h in (*s.hypernyms(), *s.instance_hypernyms())),
+                frozenset(theirs(a.synset()) for lemma in s.lemmas() for a in lemma.antonyms()),
+            )
+            for s in wn.synsets(name.replace(" ", "_"))
+            if name in {lemma.name().replace("_", " ").lower() for lemma in s.lemmas()}
+        }
+        found = {
+            (
+                ours(n),
+                frozenset(ours(int(h)) for h in rows[n][2].split(",") if h),
+                frozenset(ours(int(a)) for a in rows[n][3].split(",") if a),
+            )
+            for n in lemmas[name]
+        }
+        assert found == expected, name

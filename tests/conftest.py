@@ -27,13 +27,21 @@ _before: dict[str, str | None] = {}
 
 @pytest.hookimpl(trylast=True)  # after pytest's own configure, which makes the base temporary folder
 def pytest_configure(config):
-    """ktr's cache (``$KTR_CACHE_DIR``, by default ``~/.cache/ktr``) is the suite's own folder, set
+    """ktr's cache (``$KTR_CACHE_DIR``, by default ``~/.cache/ktr``) is the run's own folder, set
     before any test is collected, so every test and every ``ktr`` a test starts (they inherit the
     environment) reads and writes there and never in the user's cache. Tests that need an empty
     cache still point ``KTR_CACHE_DIR`` at a ``tmp_path`` of their own."""
-    folder = os.environ.get(SUITE_CACHE) or str(config._tmp_path_factory.getbasetemp() / "ktr-cache")
+    folder = os.environ.get(SUITE_CACHE) or str(suite_base(config) / "ktr-cache")
     _before["KTR_CACHE_DIR"] = os.environ.get("KTR_CACHE_DIR")
     os.environ["KTR_CACHE_DIR"] = str(Path(folder).resolve())
+
+
+def suite_base(config) -> Path:
+    """pytest's base temporary folder of the run: with ``-n`` (pytest-xdist), the one above each
+    worker's own (``popen-gw0``...), so that the workers share one cache folder and build each
+    table once (writes there are atomic: a file is written under another name, then renamed)."""
+    base = Path(config._tmp_path_factory.getbasetemp())
+    return base.parent if hasattr(config, "workerinput") else base
 
 
 def pytest_unconfigure(config):

@@ -10,7 +10,7 @@ assignment it makes (the keywords, then the repeats of a word) is kept and timed
 ``--repeat`` times, the fastest kept (as :mod:`timeit` advises). The table gives, per size, the
 keywords, output tokens, candidates and largest group of keywords competing for tokens, and the
 milliseconds of the assignment and of the whole matching of the line (the stages and the
-assignment: ``match_sentence``), the median and the largest over the samples.
+assignment: ``match_lines``, the semantic stage included), the median and the largest over the samples.
 
 It also times ``ktr score`` end to end (a fresh process, Python's start-up and the models'
 loading included) on the line the issue names, ten news lines joined, twice (1,639 characters),
@@ -54,9 +54,9 @@ class Recorder:
         self.calls.append((copy.deepcopy(cands), keywords, tokens, dict(weights or {})))
         return assign(cands, keywords, tokens, weights)
 
-    def match_sentence(self, *args, **kwargs):
+    def match_lines(self, *args, **kwargs):
         start = time.perf_counter()
-        out = cascade.match_sentence(*args, **kwargs)
+        out = cascade.match_lines(*args, **kwargs)
         self.matching.append(time.perf_counter() - start)
         return out
 
@@ -114,7 +114,7 @@ def main() -> int:
     scorer.score(ko[:2], en[:2])  # models loaded, tables built
     recorder = Recorder()
     cascade.assign = recorder.assign  # type: ignore[assignment]
-    pipeline.match_sentence = recorder.match_sentence  # type: ignore[assignment]
+    pipeline.match_lines = recorder.match_lines  # type: ignore[assignment]
     print(
         "| keywords | tokens | candidates | largest group | assignment ms (median / max) | matching ms (median / max) |"
     )

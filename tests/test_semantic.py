@@ -50,6 +50,19 @@ def test_an_antonym_is_refused(metric):
     assert how(metric.sentence_score("그는 고양이를 싫어한다.", "He hates cats."), "싫어하다") == ("hate", "inflection")
 
 
+def test_an_antonym_of_a_word_of_an_equivalent_is_refused(metric):
+    # 남측's first equivalents are "South Korean side", "South Korea", "south side": "north" is the
+    # antonym of "south", one of their words, so the span "north korean" (a WordNet lemma) is
+    # refused however close its vector (0.75 on a degraded translation of the style set)
+    assert relation("north", "south") == "antonym"
+    equivalents = ["south korean side", "south korea", "south side"]
+    assert "antonym" not in {relation(w, e) for w in ("north", "korean") for e in equivalents}  # whole, none
+    assert semantic._confidence(0.75, "north korean", equivalents) == 0.0
+    assert semantic._confidence(0.75, "korean", equivalents) == 0.75
+    right = metric.sentence_score("남측 대표단이 서울에 도착했다.", "The South Korean delegation arrived in Seoul.")
+    assert how(right, "남측") == ("south", "exact")
+
+
 def test_a_word_a_lexical_stage_took_is_never_taken(metric):
     # 교장 (principal) takes "principal" word for word; 선생님 (teacher) is close to it in meaning,
     # but the word is taken, and nothing else in the output means teacher

@@ -24,8 +24,9 @@ For a line, it weighs:
   own anchors in English); the largest. Each text (a word, a phrase, an equivalent) is embedded
   once and kept: a corpus has far fewer words than lines.
 - **what WordNet says** (:mod:`ktr.english.relations`) of the span's words and the equivalents:
-  an antonym ("loves" for 싫어하다, hate) refuses the span; a synonym, a hypernym or a hyponym
-  ("athlete" for 선수, player) adds :data:`RELATED` to the confidence; a sister term and nothing
+  an antonym ("loves" for 싫어하다, hate; or of a word of an equivalent: "north" against "south
+  side") refuses the span; a synonym, a hypernym or a hyponym ("athlete" for 선수, player) adds
+  :data:`RELATED` to the confidence; a sister term and nothing
   closer (the same direct hypernym: "shoes" for 바지, pants; "Saturday" for 일요일) is what a
   wrong translation writes, and refuses it too.
 
@@ -50,7 +51,7 @@ from ktr.matching.tracing import LIGHT_VERBS
 from ktr.matching.view import SentenceView
 
 #: the version of this stage's rules (its constants, the evidence it weighs), in the signature
-VERSION = 2
+VERSION = 3
 #: verbs that are mostly grammar (auxiliaries, light verbs): what an output says for them is
 #: rarely a paraphrase of them, and any content word is as close to them as to anything
 LIGHT = frozenset({"하다", "되다", "있다", "없다", "주다", "보다", "버리다", "지다", "놓다", "두다"})
@@ -179,7 +180,10 @@ def _confidence(closeness: float, span: str, equivalents: Sequence[str]) -> floa
     span's words and the keyword's equivalents."""
     words = [w for w in span.split() if _meaningful(w)]
     relations = {relation(w, e) for w in words for e in equivalents}
-    if "antonym" in relations:
+    # an antonym of a word of an equivalent of several words refuses the span too: "north
+    # korean" for 남측 (south side, South Korea)
+    parts = {p for e in equivalents if " " in e for p in e.split() if _meaningful(p)}
+    if "antonym" in relations or any(relation(w, p) == "antonym" for w in words for p in parts):
         return 0.0
     if relations & {"synonym", "hypernym"}:
         return min(closeness + RELATED, 1.0)

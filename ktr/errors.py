@@ -5,6 +5,9 @@ Library code raises these; only the command line turns them into messages and ex
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 
 class KtrError(Exception):
     """Base class of every error ktr reports to a user."""
@@ -37,3 +40,14 @@ class InputWarning(UserWarning):
 
 class CacheWarning(UserWarning):
     """The on-disk cache could not be written: ktr goes on without it (it only costs time)."""
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxtuple, _SHOWN.maxdict, _SHOWN.maxset = 2, 4, 4, 4, 4
+_SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 60, 60, 40
+
+
+def brief(value: Any) -> str:
+    """``repr(value)`` as an error message prints it: at most two levels of four items, 60
+    characters of a string, so that no value, however large, makes a message large."""
+    return _SHOWN.repr(value)

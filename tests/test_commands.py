@@ -121,7 +121,7 @@ def test_score_exits_1_on_user_errors(capsys, case, tmp_path):
     error_is(err, "--paired-bs needs at least two systems (the first is the baseline)")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, hyp, "--paired-bs", "--bootstrap-resamples", "0")
     assert code == 1
-    error_is(err, "--bootstrap-resamples must be at least 1, got 0")
+    error_is(err, "--bootstrap-resamples must be from 1 to 1000000, got 0")
     code, out, _ = ktr(
         capsys, "score", "-s", src, "-t", hyp, hyp, "--paired-bs", "--bootstrap-resamples", "1", "-f", "json"
     )

@@ -79,7 +79,7 @@ def test_minimal_config_takes_the_defaults(tmp_path):
         ("pipeline: {synonym_senses: two}\n", "pipeline: synonym_senses must be a int"),
         (
             "variants: {no-synonyms: {matching: [exact, foo]}}\n",
-            "exp.yaml: variants.no-synonyms: matching: 'foo' is not valid; choose one of: exact, inflection, synonym, idiom",
+            "exp.yaml: variants.no-synonyms: matching: 'foo' is not valid; choose one of: exact, inflection, synonym, derivation",
         ),
         (
             "variants: {quick: {matchin: [exact]}}\n",

@@ -25,7 +25,8 @@ import pytest
 
 from ktr.errors import ConfigError
 from ktr.sample import paths as sample_paths
-from ktr.scoring.significance import Resampling, bootstrap, mean_statistic
+from ktr.scoring.resampling import Resampling
+from ktr.scoring.significance import bootstrap, mean_statistic
 from tests.conftest import ROOT
 from tests.test_cli import assert_clean_error
 from tests.test_commands import ktr as ktr_here
@@ -72,7 +73,7 @@ def test_bootstrap_resamples_past_the_limit_are_refused_before_scoring(resamples
     proc = bounded(
         "score", "-s", p["source"], "-t", p["fluent"], p["literal"], "--paired-bs", "--bootstrap-resamples", resamples
     )
-    error_line(proc, f"--bootstrap-resamples must be at most {MAX_RESAMPLES}, got {resamples}")
+    error_line(proc, f"--bootstrap-resamples must be from 1 to {MAX_RESAMPLES}, got {resamples}")
 
 
 def test_resampling_is_limited_in_the_library_too():

@@ -74,9 +74,23 @@ def test_the_weighted_aggregation_scores_a_sentence_by_class_weights(kiwi):
 
 
 def test_line_counts_are_checked(metric):
-    with pytest.raises(InputError, match="line counts differ: 2 sources, 1 hypotheses"):
+    with pytest.raises(InputError, match="line counts differ: sources has 2 lines, hypotheses has 1"):
         metric.corpus_score(["나는 사과를 먹었다.", "그는 갔다."], ["I ate an apple."])
     with pytest.raises(InputError, match="line counts differ"):
         metric.corpus_score(["나는 사과를 먹었다."], ["I ate an apple."], references=[["a", "b"]])
-    with pytest.raises(InputError, match="not strings"):
+    with pytest.raises(InputError, match="sources: expected a list of lines, not one string"):
         metric.corpus_score("나는 사과를 먹었다.", "I ate an apple.")
+
+
+def test_inputs_are_taken_in_sacrebleu_s_shapes_or_refused_in_one_line(metric):
+    """References as a list of streams; hypotheses as one list of lines: a list of lists (the
+    references' shape) or a line that is not a string is one InputError saying what was meant
+    (it was AttributeError: 'list' object has no attribute 'isprintable')."""
+    src, hyp = ["나는 사과를 먹었다."], ["I ate an apple."]
+    assert metric.corpus_score(src, hyp, references=[hyp]).bleu == pytest.approx(100.0)
+    with pytest.raises(InputError, match="hypotheses: expected a list of lines, got a list of lists"):
+        metric.corpus_score(src, [hyp])
+    with pytest.raises(InputError, match="hypotheses: line 1 is None, not a string"):
+        metric.corpus_score(src, [None])
+    with pytest.raises(InputError, match=r"references: .* wrap one stream in a list \(\[refs\]\)"):
+        metric.corpus_score(src, hyp, references=hyp)

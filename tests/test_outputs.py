@@ -26,6 +26,7 @@ from ktr import Config, Scorer, __version__
 from ktr.config import DEFAULT_CLASSES
 from ktr.reports.explain import as_explain
 from ktr.reports.formats import as_json, as_text, as_tsv
+from ktr.scoring.formula import Aggregation
 from ktr.scoring.scorer import RunOptions
 
 LEXICON = (
@@ -371,7 +372,7 @@ def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
     # sentence 3: KTR 1/2, precision 1; beta 2 weighs the recall (KTR) more
     report = Scorer(config(lexicon, f_beta=2.0), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
     system = report.systems[0]
-    assert system.sentences[2].f(system.beta) == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
+    assert system.sentences[2].figures(system.how).f == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
     assert system.summary()["f_beta"] == 2.0 and report.signature.short().endswith("|f:b2/tr4")
 
 
@@ -437,8 +438,8 @@ def test_weighted_f_uses_the_class_weighted_ktr(kiwi):
     )
     seg = sentence.sentences[0]
     assert (seg.score, seg.weighted_score, seg.precision) == (0.5, pytest.approx(1 / 1.25), 1.0)
-    assert seg.f(0.5) == pytest.approx(1.25 * 0.5 / (0.25 + 0.5))  # KTR's F unless asked
-    assert seg.f(0.5, weighted=True) == pytest.approx(1.25 * 0.8 / (0.25 + 0.8))
+    assert seg.figures(Aggregation()).f == pytest.approx(1.25 * 0.5 / (0.25 + 0.5))  # KTR's F unless asked
+    assert seg.figures(Aggregation("weighted")).f == pytest.approx(1.25 * 0.8 / (0.25 + 0.8))
     assert (sentence.f, weighted.f) == (pytest.approx(1.25 * 0.5 / 0.75), pytest.approx(1.25 * 0.8 / 1.05))
 
 

@@ -10,8 +10,10 @@ from ktr import Config
 from ktr.english.tokens import tokenize
 from ktr.errors import ConfigError
 from ktr.matching.tracing import content_positions, latin_words, trace, with_counted
-from ktr.scoring.formula import _f_betas, f_beta
+from ktr.scoring.formula import Aggregation, _f_betas, f_beta
 from tests.test_cli import ktr
+
+HOW = Aggregation()  # macro, beta 0.5
 
 
 def test_content_words_leave_out_function_words_and_contraction_pieces():
@@ -86,7 +88,7 @@ def test_padding_is_added_and_lowers_f_not_ktr(scorer):
     assert plain.score == padded.score == 1.0
     assert (plain.precision, padded.precision) == (1.0, 0.5)
     assert [w for _, w in padded.added] == ["weather", "lovely"]
-    assert padded.f(0.5) == pytest.approx(1.25 * 0.5 / (0.25 * 0.5 + 1)) and plain.f(0.5) == 1.0
+    assert padded.figures(HOW).f == pytest.approx(1.25 * 0.5 / (0.25 * 0.5 + 1)) and plain.figures(HOW).f == 1.0
 
 
 def test_the_noun_a_counter_stands_for_is_traced_with_its_number():
@@ -113,9 +115,9 @@ def test_an_output_without_content_words_adds_nothing_so_f_is_its_ktr(scorer):
     # every word of the output is a function word, so nothing is added: F is KTR, not 0
     seg = one(scorer, "예, 여기에 있어요.", "Yes, here it is.")
     assert (seg.transferred, seg.counted, seg.content, seg.precision) == (2, 2, 0, None)
-    assert seg.f(0.5) == 1.0
+    assert seg.figures(HOW).f == 1.0
     half = one(scorer, "예, 여기에 있어요.", "Yes, it is.")
-    assert (half.score, half.precision, half.f(0.5)) == (0.5, None, 0.5)
+    assert (half.score, half.precision, half.figures(HOW).f) == (0.5, None, 0.5)
 
 
 def test_a_word_used_by_one_keyword_is_not_used_again(scorer):
@@ -130,7 +132,7 @@ def test_system_precision_and_f_aggregate_the_sentences(scorer):
     ).systems[0]
     assert system.precision == pytest.approx((1 / 3 + 1 / 2) / 2)
     assert system.precision_micro == pytest.approx(3 / 7)
-    assert system.f == pytest.approx(sum(s.f(0.5) for s in system.sentences) / 2)
+    assert system.f == pytest.approx(sum(s.figures(HOW).f for s in system.sentences) / 2)
     assert system.summary()["added"] == 4 and system.summary()["f_beta"] == 0.5
 
 

@@ -22,11 +22,11 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import NoReturn, TextIO
 
-from ktr import __version__
 from ktr.cli import keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK, EXIT_USAGE
 from ktr.controls import shown
 from ktr.errors import CacheWarning, InputWarning, KtrError, UsageError
+from ktr.version import __version__
 
 #: input warnings printed one by one; the rest are counted (the JSON output lists the first 100,000)
 SHOWN_WARNINGS = 20

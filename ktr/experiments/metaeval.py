@@ -162,7 +162,7 @@ def run(
     built = V.build(references, seed, vocab, glosses(prepared.lookups))
     results: dict[str, Variant] = {}
     signatures: dict[str, str] = {}
-    beta = scorer.config.f_beta
+    how = scorer.metric.how
     for name, lines in built.items():
         sentences = scorer.score_prepared(prepared, name, lines).sentences
         credits = Counter(k.how for s in sentences for k in s.keywords if k.how)
@@ -170,7 +170,7 @@ def run(
         signatures = {m: sig for m, (_, sig) in others.items()}
         scores: dict[str, Sequence[float | None]] = {
             "ktr": [s.score for s in sentences],
-            "f": [s.f(beta) for s in sentences],
+            "f": [s.figures(how).f for s in sentences],
             **{m: row for m, (row, _) in others.items()},
         }
         results[name] = Variant(name, lines, [a != b for a, b in zip(lines, references)], scores, credits)

@@ -12,16 +12,16 @@ from ktr.scoring.reference import meteor_sentences, meteor_signature
 from ktr.scoring.significance import Statistic, mean_statistic, sacrebleu_statistic
 
 #: per metric and system: the corpus score (None: METEOR of no line)
-Scores = dict[str, dict[str, float | None]]
+MetricScores = dict[str, dict[str, float | None]]
 #: per metric and system: the statistic the bootstrap resamples
 Statistics = dict[str, dict[str, Statistic]]
 
 
 def reference_metrics(
     exp: Experiment, outputs: dict[str, list[str]], references: list[list[str]], progress: Progress
-) -> tuple[Scores, Statistics, dict[str, str]]:
+) -> tuple[MetricScores, Statistics, dict[str, str]]:
     """Corpus scores and resampling statistics of BLEU, chrF and METEOR, per metric and system."""
-    scores: Scores = {}
+    scores: MetricScores = {}
     stats: Statistics = {}
     signatures: dict[str, str] = {}
     wanted = [m for m in exp.metrics if m != "ktr"]

@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ktr import __version__
 from ktr.config import Config
 from ktr.execution.analyzer_pool import AnalyzerPool, SharedAnalyzer
 from ktr.execution.jobs import split_jobs
 from ktr.execution.options import Engine
 from ktr.experiments.dask_variants import one_cluster, score_variant
 from ktr.experiments.experiment import Experiment
-from ktr.experiments.metrics import Scores, Statistics, reference_metrics
+from ktr.experiments.metrics import MetricScores, Statistics, reference_metrics
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.guard import pieces
@@ -37,10 +36,10 @@ from ktr.progress import Progress
 from ktr.scoring.analysis_cache import CachedAnalyzer
 from ktr.scoring.corpus import Estimate, SystemResult
 from ktr.scoring.preflight import check
+from ktr.scoring.resampling import Resampling
 from ktr.scoring.scorer import Scorer
 from ktr.scoring.signature import Signature
 from ktr.scoring.significance import (
-    Resampling,
     Statistic,
     bootstrap,
     estimates,
@@ -48,6 +47,7 @@ from ktr.scoring.significance import (
     system_statistics,
 )
 from ktr.textio import check_same_length, read_lines
+from ktr.version import __version__
 
 if TYPE_CHECKING:
     from ktr.execution.dask_analyzer import ClusterAnalyzer
@@ -139,7 +139,7 @@ class Run:
             d["vs_baseline_variant"] = {"delta": delta[0], "p_value": delta[1]} if delta else None
             d["classes"] = {
                 c: {"keywords": n, "transferred": t, "rate": t / n if n else None}
-                for c, (n, t) in class_rates(s, v.config).items()
+                for c, (n, t) in class_rates(s).items()
             }
             d["score_histogram"] = histogram(s)
             systems.append(d)
@@ -165,13 +165,14 @@ class Run:
         }
 
 
-def class_rates(system: SystemResult, config: Config) -> dict[str, tuple[int, int]]:
-    """Per keyword class: (keywords counted, transferred), by the config's missing-entry policy."""
+def class_rates(system: SystemResult) -> dict[str, tuple[int, int]]:
+    """Per keyword class: (keywords counted, transferred), counted as the lines' scores count them
+    (:attr:`~ktr.scoring.sentences.KeywordResult.counted`)."""
     counted: Counter[str] = Counter()
     transferred: Counter[str] = Counter()
     for s in system.sentences:
         for k in s.keywords:
-            if k.in_lexicon or config.missing_in_lexicon == "miss":
+            if k.counted:
                 counted[k.keyword.cls] += 1
                 transferred[k.keyword.cls] += k.transferred
     order = [c for c in CLASS_ORDER if c in counted] + sorted(set(counted) - set(CLASS_ORDER))
@@ -319,7 +320,7 @@ def analyzed_texts(sources: list[str], max_chars: int) -> list[str]:
     return [piece for line in sources for _, piece in pieces(normalize_source(line).text, max_chars)]
 
 
-def _compare(run: Run, ref_scores: Scores, ref_stats: Statistics, progress: Progress) -> None:
+def _compare(run: Run, ref_scores: MetricScores, ref_stats: Statistics, progress: Progress) -> None:
     """Intervals, p-values against the baseline system and variant, and the largest differences."""
     exp = run.experiment
     names = list(run.outputs)

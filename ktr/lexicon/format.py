@@ -138,8 +138,8 @@ class Lexicon:
     def from_files(cls, specs: Iterable[str]) -> Lexicon:
         """The stacked lexicon of ``specs``; parsed once per content of the files, then read
         back compiled from ktr's cache (:mod:`ktr.cache`), as parsing 30,000 lines takes a while."""
-        from ktr import __version__
         from ktr.cache import cached_json
+        from ktr.version import __version__
 
         specs = tuple(specs)
         paths = [resolve_lexicon_path(spec) for spec in specs]

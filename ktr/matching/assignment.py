@@ -2,7 +2,7 @@
 
 An output token credits at most one keyword, and the assignment maximises the number of
 transferred keywords. Among the assignments of that size it prefers one best place per meaning:
-the strongest matches (:data:`STRENGTH`: a word as written or a number by value, then an
+the strongest matches (:func:`strength`, as each stage declares it: a word as written or a number by value, then an
 inflection, a derivation, an idiom or construction, a WordNet synonym, a sound), then one of the
 entry's main senses (its first :data:`MAIN_SENSES` equivalents, the earlier first) over a later
 one, then the nearest positions (a keyword's place among the source's keywords against a token's
@@ -26,20 +26,11 @@ out of its budget; its module doc says how), then the swaps. A heap finds each n
 from __future__ import annotations
 
 import heapq
-from typing import NamedTuple
+from functools import lru_cache
 
+from ktr.matching.candidate import Candidate
 from ktr.matching.packing import pack
-
-
-class Candidate(NamedTuple):
-    keyword: int  # index of the keyword in the sentence
-    equivalent: str  # the lexicon equivalent that matched
-    start: int  # token span [start, end) in the output
-    end: int
-    how: str  # stage name
-    rank: tuple[int, int, int]  # (stage order, equivalent order, start): lower is preferred
-    confidence: float | None = None  # how sure a stage that weighs evidence is (the semantic stage)
-
+from ktr.matching.stage import stage_class
 
 #: the sort key of a candidate (:func:`assign`'s preference): strength, sense, nearness, rank, end, equivalent
 Preference = tuple[int, int, float, tuple[int, int, int], int, str]
@@ -124,17 +115,12 @@ def _improve(
 #: the first equivalents of an entry are its main senses
 MAIN_SENSES = 3
 
-#: how strong a match by each stage is, when assignments of the same size compete (lower first)
-STRENGTH = {
-    "exact": 0,
-    "number": 0,
-    "inflection": 1,
-    "derivation": 2,
-    "idiom": 3,
-    "construction": 3,
-    "synonym": 4,
-    "transliteration": 5,
-}
+
+@lru_cache(maxsize=64)
+def strength(how: str) -> int:
+    """How strong a match by stage ``how`` is, when assignments of the same size compete (lower
+    first): what the stage declares (:attr:`ktr.matching.stage.Stage.strength`)."""
+    return stage_class(how).strength
 
 
 def assign(
@@ -154,7 +140,7 @@ def assign(
         sense = MAIN_SENSES - 1 if c.how == "number" else min(c.rank[1], MAIN_SENSES)
         # the span's end and the equivalent last: a total order, so that no tie is left to the
         # order the stages found the candidates in (a set's, which differs between processes)
-        return STRENGTH.get(c.how, len(STRENGTH)), sense, near, c.rank, c.end, c.equivalent
+        return strength(c.how), sense, near, c.rank, c.end, c.equivalent
 
     owner: dict[int, int] = {}  # token -> the first keyword with a candidate on it
     contested = False

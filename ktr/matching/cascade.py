@@ -26,8 +26,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ktr.matching.assignment import Candidate, assign
-from ktr.matching.stage import Matching, Stage, cascade
+from ktr.matching.assignment import assign
+from ktr.matching.candidate import Candidate
+from ktr.matching.stage import Cascade, Matching, cascade
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
@@ -65,29 +66,32 @@ def match_lines(
     if not isinstance(matching, Matching):
         matching = Matching(tuple(matching))
     steps = cascade(matching)
-    views = [SentenceView(tokens, inflections, matching.threshold, names) for _, tokens, names in lines]
+    views = [SentenceView(tokens, inflections, names) for _, tokens, names in lines]
     found = [_assigned(steps, targets, v) for (targets, _, _), v in zip(lines, views)]
-    done = [(chosen, targets, v) for chosen, (targets, _, _), v in zip(found, lines, views)]
-    for stage in steps:
-        stage.complete(done)
+    if steps.completes:
+        done = [(chosen, targets, v) for chosen, (targets, _, _), v in zip(found, lines, views)]
+        for stage in steps.completes:
+            stage.complete(done)
     return found
 
 
-def _assigned(steps: Sequence[Stage], targets: Sequence[Targets], v: SentenceView) -> dict[int, Candidate]:
+def _assigned(steps: Cascade, targets: Sequence[Targets], v: SentenceView) -> dict[int, Candidate]:
     """Every stage's candidates, refined, assigned; the marks placed."""
     tokens = v.tokens
     cands: dict[int, list[Candidate]] = {}
-    marks: list[dict[int, list[Candidate]]] = [{} for _ in steps]
+    marks: list[dict[int, list[Candidate]]] = [{} for _ in steps.marks]
     for k, t in enumerate(targets):
         found: list[Candidate] = []
-        for stage, held in zip(steps, marks):
+        for stage in steps.stages:
             found += stage.propose(k, t, v)
-            if t.endings and (mine := stage.marks(k, t, v)):
-                held[k] = mine
+        if t.endings:
+            for marker, held in zip(steps.marks, marks):
+                if mine := marker.marks(k, t, v):
+                    held[k] = mine
         if found:
             cands[k] = found
-    for stage in steps:
-        stage.refine(cands, targets, v)
+    for refiner in steps.refines:
+        refiner.refine(cands, targets, v)
     repeats = _set_aside_repeats(cands, targets)
     weights: dict[int, int] = {}
     for j, _ in repeats.values():
@@ -95,8 +99,8 @@ def _assigned(steps: Sequence[Stage], targets: Sequence[Targets], v: SentenceVie
     chosen = assign(cands, len(targets), len(tokens), weights)
     if repeats:
         _place_repeats(chosen, repeats, len(targets), len(tokens))
-    for stage, held in zip(steps, marks):
-        stage.place(chosen, held, len(targets), len(tokens))
+    for marker, held in zip(steps.marks, marks):
+        marker.place(chosen, held, len(targets), len(tokens))
     return chosen
 
 

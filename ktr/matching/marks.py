@@ -13,12 +13,14 @@ matching counts any "the".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from ktr.lexicon import Lexicon
 from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES, PROGRESSIVE_AUXILIARIES
-from ktr.matching.assignment import Candidate
+from ktr.matching.candidate import Candidate
 from ktr.matching.phrases import Forms, phrases
-from ktr.matching.stage import Stage
+from ktr.matching.stage import Option, Stage
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
@@ -30,6 +32,24 @@ class ConstructionStage(Stage):
     """A construction unit: its realizations (either way, as idioms), or a mark that carries it."""
 
     name = "construction"
+    strength = 3
+    options = (
+        Option(
+            "constructions",
+            ("constructions",),
+            "Construction tables (shipped names or paths), used when the construction stage is on.",
+        ),
+    )
+
+    @classmethod
+    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
+        from ktr.lexicon.constructions import ConstructionTable
+
+        return ConstructionTable.from_files(settings["constructions"], tagset)
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        return {"cx": f"{'+'.join(settings['constructions'])}@{table.digest[:10]}"} if table is not None else {}
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         hits = targets.own_firsts[2] & v.present

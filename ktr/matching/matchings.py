@@ -4,7 +4,7 @@ Keywords and *nodes* (the tokens that make spans of two keywords exclude each ot
 of its own per keyword for spans that share none): a span with one node is an edge from its
 keyword to it, so the sets of keywords a packing of such spans can place are those a bipartite
 matching can, the independent sets of a transversal matroid. The greedy algorithm (heaviest
-first, each by an augmenting path) finds a largest matching (:class:`Matching`), and the search's
+first, each by an augmenting path) finds a largest matching (:class:`LargestMatching`), and the search's
 steps change it by one alternating path each: a keyword placed or left out is matroid deletion
 (its node goes to the heaviest unmatched keyword that can reach it), a node taken is the
 contraction of a stand-in that wants only that node (its keyword moves to a free node, or the
@@ -28,7 +28,7 @@ Span = tuple[int, int]
 Log = list[tuple[list[Any], int, Any]]
 
 
-class Matching:
+class LargestMatching:
     """A largest-weight matching of the keywords still to place (``active``) to the nodes still
     free (``alive``), kept up to date as keywords are placed and nodes taken, every change
     journaled in ``log``."""
@@ -229,7 +229,7 @@ class Bounds:
                 return nodes
             return () if self.exact else (max(nodes, key=lambda u: degree[u]),)
 
-        self.matchings: list[Matching] = []
+        self.matchings: list[LargestMatching] = []
         self.pending: list[int] = []  # per way: the weight of its keywords not placed yet
         for way in self.ways:
             adj = [
@@ -242,7 +242,7 @@ class Bounds:
                     for u in nodes:
                         alive[u] = False
             active = [k not in way for k in range(len(spans))]
-            self.matchings.append(Matching(adj, weights, count, self.log, active, alive))
+            self.matchings.append(LargestMatching(adj, weights, count, self.log, active, alive))
             self.pending.append(sum(weights[k] for k in way))
         self.possible = [True] * len(self.ways)
 

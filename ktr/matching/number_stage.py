@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ktr.english.number_expressions import WEEKDAYS
-from ktr.matching.assignment import Candidate
+from ktr.matching.candidate import Candidate
 from ktr.matching.stage import Stage
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
@@ -20,6 +20,7 @@ class NumberStage(Stage):
     """Numbers by value."""
 
     name = "number"
+    strength = 0
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         if not targets.numbers:

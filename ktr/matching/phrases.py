@@ -17,10 +17,13 @@ paper's), in the other stages' always.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
-from ktr.matching.assignment import Candidate
-from ktr.matching.stage import Stage
+from ktr.errors import brief
+from ktr.lexicon import Lexicon
+from ktr.matching.candidate import Candidate
+from ktr.matching.stage import Option, Stage
 from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
 
@@ -79,22 +82,59 @@ def phrases(stage: Stage, k: int, index: Index, hits: frozenset[str], v: Sentenc
     return out
 
 
+#: WordNet's senses and the entry's equivalents the synonym and derivation stages expand
+SENSES = Option(
+    "synonym_senses",
+    2,
+    "WordNet senses (synsets) per equivalent whose lemmas count as synonyms, and in which its "
+    "derivations are looked for.",
+    lambda v: (
+        None
+        if not isinstance(v, bool) and isinstance(v, int) and v >= 1
+        else f"must be a whole number of at least 1, got {brief(v)}"
+    ),
+)
+EXPANDED = Option(
+    "expanded_equivalents",
+    3,
+    "How many of each entry's equivalents (the first, most common senses) WordNet expands into "
+    "synonyms and derivations; 0: all of them.",
+    lambda v: (
+        None
+        if not isinstance(v, bool) and isinstance(v, int) and v >= 0
+        else f"must be a whole number (0: all equivalents), got {brief(v)}"
+    ),
+)
+
+
+def _wordnet(settings: Mapping[str, Any], key: str, rules: str = "") -> dict[str, str]:
+    """The signature fragment of a stage that expands equivalents in WordNet."""
+    from ktr.english.wordnet import fingerprint
+
+    eq = settings["expanded_equivalents"]
+    return {key: f"wn{fingerprint()}/senses{settings['synonym_senses']}" + (f"/eq{eq}" if eq else "") + rules}
+
+
 class ExactStage(Stage):
-    """A lexicon equivalent as written."""
+    """A lexicon equivalent as written (where the output is read with English grammar, i.e. with
+    the inflections of its words known, a phrasal verb also split by its object)."""
 
     name = "exact"
+    strength = 0
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
-        hits = targets.own_firsts[0] & (v.present if "inflection" in self.names else v.words)
+        hits = targets.own_firsts[0] & v.present
         if not hits:
             return []
-        return phrases(self, k, targets.by_first, hits, v, Forms(True, False, "inflection" in self.names))
+        return phrases(self, k, targets.by_first, hits, v, Forms(True, False, bool(v.inflections)))
 
 
 class InflectionStage(Stage):
     """A lexicon equivalent inflected (an equivalent as written is the exact stage's)."""
 
     name = "inflection"
+    strength = 1
+    needs = ("WordNet",)
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         hits = targets.own_firsts[0] & v.present
@@ -124,18 +164,60 @@ class SynonymStage(_EitherWay):
     """A WordNet synonym of an equivalent."""
 
     name, kind, index = "synonym", 1, "synonyms_by_first"
+    strength = 4
+    options = (SENSES, EXPANDED)
+    needs = ("WordNet",)
+
+    @classmethod
+    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
+        from ktr.lexicon.expand import synonym_table
+
+        return synonym_table(lexicon, settings["synonym_senses"], settings["expanded_equivalents"])
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        return _wordnet(settings, "syn")
 
 
 class IdiomStage(_EitherWay):
     """An English phrase of an idiom unit (a construction unit's are the construction stage's)."""
 
     name, kind, index = "idiom", 2, "idioms_by_first"
+    strength = 3
+    options = (
+        Option("idioms", ("idioms",), "Idiom lexicons (shipped names or paths), used when the idiom stage is on."),
+    )
 
     def wanted(self, targets: Targets) -> bool:
         return not targets.construction
+
+    @classmethod
+    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
+        from ktr.lexicon.idioms import IdiomTable
+
+        return IdiomTable.from_files(settings["idioms"])
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        return {"idioms": f"{'+'.join(settings['idioms'])}@{table.digest[:10]}"} if table is not None else {}
 
 
 class DerivationStage(_EitherWay):
     """A word WordNet derives from an equivalent."""
 
     name, kind, index = "derivation", 3, "derivations_by_first"
+    strength = 2
+    options = (SENSES, EXPANDED)
+    needs = ("WordNet",)
+
+    @classmethod
+    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
+        from ktr.lexicon.expand import derivation_table
+
+        return derivation_table(lexicon, settings["synonym_senses"], settings["expanded_equivalents"])
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        from ktr.english.derivation import RULES
+
+        return _wordnet(settings, "der", f"/drv{RULES}")

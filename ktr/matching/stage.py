@@ -1,80 +1,162 @@
-"""A matching stage, and the cascade of the stages a config names.
+"""A matching stage: what it is, what it declares, and the cascade of the stages a config names.
 
-A stage is one object with a ``name`` and one way to propose candidates: :meth:`Stage.propose`
-takes a keyword (its index and :class:`~ktr.matching.targets.Targets`) and the output sentence
-(:class:`~ktr.matching.view.SentenceView`) and returns the places where the keyword may be
-transferred, each a :class:`~ktr.matching.assignment.Candidate` whose rank starts with the
-stage's ``order`` (its place in the config's ``matching`` list: an earlier stage is preferred).
-A stage may also look at every keyword's candidates before the assignment (:meth:`Stage.refine`),
-add marks that share a token with another keyword's match after it (:meth:`Stage.marks`,
-:meth:`Stage.place`), or match the keywords still missed on the tokens still free once the
-assignment is made (:meth:`Stage.complete`: the ``semantic`` stage, whose matches so rank below
-every lexical one).
+A stage is one class, registered by name in :data:`ktr.matching.registry.STAGES`. It declares,
+as class attributes, everything the rest of ktr needs to know of it, so that the config, the
+pipeline, the metric, the assignment and the preflight loop over the cascade and name no stage:
 
-The stages are registered by name in :data:`ktr.config.MATCH_STAGES` (name → ``module:Class``),
-and each lives in the module of its idea: the phrase stages in :mod:`ktr.matching.phrases`,
-``construction`` in :mod:`ktr.matching.marks`, ``number`` in :mod:`ktr.matching.numbers`,
-``transliteration`` in :mod:`ktr.matching.transliteration_stage`, ``semantic`` in
-:mod:`ktr.matching.semantic`. :func:`cascade` builds the stages of a :class:`Matching` once
-(they hold no state of a sentence).
+- ``name``; ``options``: its :class:`Option` s (config key, default, check, doc), read from YAML
+  and the command line like any key of :class:`~ktr.config.Config`;
+- ``strength``: how strong its matches are when assignments of the same size compete (lower is
+  stronger; :mod:`ktr.matching.assignment`);
+- ``needs`` and :meth:`Stage.problem`: what it needs installed (the preflight);
+- :meth:`Stage.load`: the table it reads (built once per pipeline);
+- :meth:`Stage.fragment`: its part of the signature.
+
+Matching, each stage has one required hook and three optional roles:
+
+- :meth:`Stage.propose` takes a keyword (its index and :class:`~ktr.matching.targets.Targets`) and
+  the output sentence (:class:`~ktr.matching.view.SentenceView`) and returns the places where the
+  keyword may be transferred, each a :class:`~ktr.matching.assignment.Candidate` whose rank starts
+  with the stage's ``order`` (its place in the config's ``matching`` list: an earlier stage is
+  preferred);
+- :class:`Refines`: looks at every keyword's candidates before the assignment;
+- :class:`Marks`: adds grammatical marks that share a token with another keyword's match, placed
+  after the assignment;
+- :class:`Completes`: matches the keywords still missed on the tokens still free once the
+  assignment is made (its matches so rank below every other).
+
+A stage reads its own settings (:meth:`Stage.setting`) and never asks which other stages are on.
+:func:`cascade` builds the stages of a :class:`Matching` once (they hold no state of a sentence).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from ktr.config import DEFAULT_EMBEDDER, DEFAULT_SEMANTIC_THRESHOLD, MATCH_STAGES
-from ktr.matching.assignment import Candidate
+from ktr.errors import brief
+from ktr.lexicon import Lexicon
+from ktr.matching.candidate import Candidate
+from ktr.matching.registry import STAGES
 from ktr.matching.targets import Targets
-from ktr.matching.transliteration import DEFAULT_THRESHOLD
 from ktr.matching.view import SentenceView
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a stage: its key (in YAML, and an attribute of :class:`~ktr.config.Config`),
+    its default (whose type a value must have), what it means, and a check that says what is
+    wrong with a value (None: nothing)."""
+
+    key: str
+    default: Any
+    doc: str
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` for this option."""
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"must be a finite number, got {value!r}"
+        return self.check(value) if self.check else None
+
+
+def in_unit_interval(value: Any) -> str | None:
+    """A check of an :class:`Option`: a number in (0, 1]."""
+    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and 0 < value <= 1
+    return None if ok else f"must be in (0, 1], got {brief(value)}"
 
 
 @dataclass(frozen=True)
 class Matching:
     """The settings of matching, which travel together from the config to every stage: the
-    stages in cascade order, the transliteration stage's least sound similarity, and the
-    semantic stage's embedder and least confidence."""
+    stages in cascade order, and the options of every stage, as (key, value) pairs."""
 
     stages: tuple[str, ...] = ("exact",)
-    threshold: float = DEFAULT_THRESHOLD
-    embedder: str = DEFAULT_EMBEDDER
-    semantic_threshold: float = DEFAULT_SEMANTIC_THRESHOLD
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, stages: Sequence[str], options: Mapping[str, Any]) -> Matching:
+        return cls(tuple(stages), tuple(sorted(options.items())))
+
+    def setting(self, key: str) -> Any:
+        """The value of stage option ``key``: as given, or its default."""
+        for k, value in self.options:
+            if k == key:
+                return value
+        return stage_options()[key].default
+
+
+def stage_class(name: str) -> type[Stage]:
+    """The class of stage ``name``; ValueError naming the stages when there is none."""
+    if name not in STAGES:
+        raise ValueError(f"no matching stage {name!r}; the stages are {', '.join(STAGES)}")
+    module, _, cls = STAGES[name].partition(":")
+    found: type[Stage] = getattr(importlib.import_module(module), cls)
+    return found
+
+
+def stage_options() -> dict[str, Option]:
+    """Every registered stage's options by key (two stages may share one, as the synonym and
+    derivation stages share WordNet's senses: the same :class:`~ktr.matching.stage.Option`)."""
+    return _options(tuple(STAGES.items()))
+
+
+@lru_cache(maxsize=8)
+def _options(stages: tuple[tuple[str, str], ...]) -> dict[str, Option]:
+    found: dict[str, Option] = {}
+    for name, _ in stages:
+        for option in stage_class(name).options:
+            if found.setdefault(option.key, option) != option:
+                raise ValueError(f"stage {name}: option {option.key} is declared differently by another stage")
+    return found
 
 
 class Stage:
-    """A matching stage (:mod:`ktr.matching.stage`): built once per cascade, with the settings of
-    the whole cascade (a stage may match differently beside another one)."""
+    """A matching stage (:mod:`ktr.matching.stage`): built once per cascade, with its place in it
+    and the settings of matching."""
 
-    name = ""
+    name: ClassVar[str] = ""
+    #: how strong a match of this stage is when assignments of the same size compete (lower first)
+    strength: ClassVar[int] = 8
+    #: the options of this stage
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: what it reads that is shared with other stages and checked once before a run, by name
+    #: (:data:`ktr.scoring.preflight.NEEDS`: "WordNet")
+    needs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, order: int, matching: Matching):
         self.order = order
         self.matching = matching
-        self.names = frozenset(matching.stages)
+
+    def setting(self, key: str) -> Any:
+        """The value of one of this stage's options."""
+        return self.matching.setting(key)
+
+    @classmethod
+    def problem(cls, settings: Mapping[str, Any]) -> str | None:
+        """What this stage needs that is missing (a package, a data set), said in one line; None
+        when nothing is. Asked before a run, without loading anything."""
+        return None
+
+    @classmethod
+    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
+        """The table this stage reads (WordNet's synonyms of the lexicon's equivalents, the idiom
+        lexicons...), built or read from the cache once per pipeline; None when it reads none."""
+        return None
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        """This stage's part of the signature, from its settings (``settings``: every option's
+        value) and the table it loaded, if any: what decides its matches beyond its name."""
+        return {}
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         """Where keyword ``k`` may be transferred in the output."""
         return []
-
-    def refine(self, cands: dict[int, list[Candidate]], targets: Sequence[Targets], v: SentenceView) -> None:
-        """Every keyword's candidates, before the assignment (keyword index → candidates, none empty)."""
-
-    def marks(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
-        """Grammatical marks of keyword ``k``, which share a token with another keyword's match."""
-        return []
-
-    def place(
-        self, chosen: dict[int, Candidate], marks: dict[int, list[Candidate]], keywords: int, tokens: int
-    ) -> None:
-        """The marks (:meth:`marks`) kept, after the assignment."""
-
-    def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
-        """After the assignment (and the marks) of some lines, each ``(chosen, targets, view)``:
-        more keywords matched on tokens nobody took, added to ``chosen``."""
 
     def candidate(self, k: int, equivalent: str, span: tuple[int, int], rank: int = 0) -> Candidate:
         """A candidate of this stage: ``equivalent`` found at token ``span``, ``rank`` its place
@@ -82,13 +164,53 @@ class Stage:
         return Candidate(k, equivalent, span[0], span[1], self.name, (self.order, rank, span[0]))
 
 
+@runtime_checkable
+class Refines(Protocol):
+    """A stage that looks at every keyword's candidates before the assignment."""
+
+    def refine(self, cands: dict[int, list[Candidate]], targets: Sequence[Targets], v: SentenceView) -> None:
+        """Every keyword's candidates (keyword index → candidates, none empty), changed in place."""
+
+
+@runtime_checkable
+class Marks(Protocol):
+    """A stage that adds grammatical marks, which share a token with another keyword's match."""
+
+    def marks(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        """The marks of keyword ``k`` (a keyword whose targets have ``endings``)."""
+
+    def place(
+        self, chosen: dict[int, Candidate], marks: dict[int, list[Candidate]], keywords: int, tokens: int
+    ) -> None:
+        """The marks kept, after the assignment, added to ``chosen``."""
+
+
+@runtime_checkable
+class Completes(Protocol):
+    """A stage that matches, after the assignment, keywords still missed on tokens nobody took."""
+
+    def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
+        """After the assignment (and the marks) of some lines, each ``(chosen, targets, view)``:
+        more keywords matched, added to ``chosen``."""
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """The stages of a :class:`Matching`, built, and those of each optional role."""
+
+    stages: tuple[Stage, ...]
+    refines: tuple[Refines, ...]
+    marks: tuple[Marks, ...]
+    completes: tuple[Completes, ...]
+
+
 @lru_cache(maxsize=64)
-def cascade(matching: Matching) -> tuple[Stage, ...]:
-    """The stages ``matching`` names (:data:`ktr.config.MATCH_STAGES`), in that order."""
-    stages = []
-    for order, name in enumerate(matching.stages):
-        if name not in MATCH_STAGES:
-            raise ValueError(f"no matching stage {name!r}; the stages are {', '.join(MATCH_STAGES)}")
-        module, _, cls = MATCH_STAGES[name].partition(":")
-        stages.append(getattr(importlib.import_module(module), cls)(order, matching))
-    return tuple(stages)
+def cascade(matching: Matching) -> Cascade:
+    """The stages ``matching`` names (:data:`ktr.matching.registry.STAGES`), in that order."""
+    stages = tuple(stage_class(name)(order, matching) for order, name in enumerate(matching.stages))
+    return Cascade(
+        stages,
+        tuple(s for s in stages if isinstance(s, Refines)),
+        tuple(s for s in stages if isinstance(s, Marks)),
+        tuple(s for s in stages if isinstance(s, Completes)),
+    )

@@ -39,10 +39,10 @@ class Targets:
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
     one: bool = False  # one of something counted (한 마리, 한 명): also the article before its noun ("a dog")
-    #: the keyword's lemma where the semantic stage may look for its meaning in other words (a
-    #: noun, verb, adjective or adverb with a lexicon entry; :mod:`ktr.matching.semantic`); not
-    #: compared: it names what the equivalents already say
-    meaning: str = field(default="", compare=False)
+    #: the keyword's lemma and class, for a keyword with a lexicon entry (not a number, an idiom
+    #: or a construction unit); not compared: they name what the equivalents already say
+    lemma: str = field(default="", compare=False)
+    cls: str = field(default="", compare=False)
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).
@@ -50,7 +50,6 @@ class Targets:
     synonyms_by_first: Index = field(init=False, repr=False, compare=False)
     idioms_by_first: Index = field(init=False, repr=False, compare=False)
     derivations_by_first: Index = field(init=False, repr=False, compare=False)
-    firsts: frozenset[str] = field(init=False, repr=False, compare=False)
     #: first words of the equivalents, synonyms, idiom phrases and derivations, each on its own
     own_firsts: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
 
@@ -64,13 +63,7 @@ class Targets:
         for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first", "derivations_by_first"), indexes):
             object.__setattr__(self, name, index)
         object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
-        object.__setattr__(self, "firsts", frozenset().union(*self.own_firsts))
 
-
-#: the keyword classes whose meaning the semantic stage may find in other words: the open classes
-#: (a name is the transliteration stage's, a number the number stage's; a pronoun, a determiner
-#: or a bound noun is mostly grammar)
-MEANING_CLASSES = frozenset({"noun", "verb", "adjective", "adverb"})
 
 #: first word -> (rank in the list, phrase, its words) of the phrases starting with it
 Index = dict[str, list[tuple[int, str, tuple[str, ...]]]]
@@ -144,5 +137,6 @@ class KeywordTargets:
             spelled=spelled,
             name=name,
             derivations=self.derivations.get(entry, ()) if entry else (),
-            meaning=keyword.lemma if keyword.cls in MEANING_CLASSES and not number_keys else "",
+            lemma=keyword.lemma,
+            cls=keyword.cls,
         )

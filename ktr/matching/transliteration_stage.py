@@ -3,9 +3,12 @@ gives both sides' sound keys): 클린턴 ↔ Clinton, 살모넬라 ↔ salmonell
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ktr.matching import transliteration as transliterate
-from ktr.matching.assignment import Candidate
-from ktr.matching.stage import Stage
+from ktr.matching.candidate import Candidate
+from ktr.matching.stage import Option, Stage, in_unit_interval
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
@@ -14,6 +17,19 @@ class TransliterationStage(Stage):
     """Names and loanwords by sound; the closer first."""
 
     name = "transliteration"
+    strength = 5
+    options = (
+        Option(
+            "transliteration_threshold",
+            transliterate.DEFAULT_THRESHOLD,
+            "Minimum sound-key similarity (0-1] for a transliteration match (ktr/matching/transliteration.py).",
+            in_unit_interval,
+        ),
+    )
+
+    @classmethod
+    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+        return {"tl": f"{settings['transliteration_threshold']:g}/k{transliterate.KEYS}"}
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
@@ -34,7 +50,8 @@ class TransliterationStage(Stage):
         # no lexicon entry, one word written in lower case of the same sound if the name is long
         # (살모넬라 ↔ salmonella, 툰드라 ↔ tundra: Kiwi tags them NNP), never several ("clean ton" for
         # 클린턴) and never a word for a name the lexicon knows (폴란드 is Poland, not "plants")
-        passes = [(v.name_sounds_by_length if targets.name else v.sounds_by_length, v.threshold, False)]
+        threshold = self.setting("transliteration_threshold")
+        passes = [(v.name_sounds_by_length if targets.name else v.sounds_by_length, threshold, False)]
         if targets.name and low >= 4 and not targets.equivalents:
             passes.append((v.sounds_by_length, 1.0, True))
         for groups, threshold, one_word in passes:

@@ -25,11 +25,9 @@ class SentenceView:
         self,
         tokens: Sequence[str],
         inflections: dict[str, tuple[str, ...]] | None = None,
-        threshold: float = transliterate.DEFAULT_THRESHOLD,
         names: frozenset[str] | None = None,
     ):
         self.tokens = tokens
-        self.threshold = threshold  # of the transliteration stage
         self.names = names  # words written capitalized; None: the output has no case
         self.inflections = inflections or {}
         positions: dict[str, list[int]] = {}  # word -> where it occurs as written

@@ -67,8 +67,8 @@ def segments_tsv(run: Run) -> str:
             for seg in s.sentences:
                 hit = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if k.transferred)
                 missed = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if not k.transferred)
-                score = "" if seg.score is None else f"{seg.score:.4f}"
-                precision, f = seg.precision, seg.f(s.beta)
+                ktr, _, precision, f = seg.figures(s.how)
+                score = "" if ktr is None else f"{ktr:.4f}"
                 out.append(
                     f"{v.name}\t{s.name}\t{seg.index}\t{score}\t{seg.counted}\t{seg.transferred}\t"
                     f"{seg.missing}\t{hit}\t{missed}\t{'' if precision is None else f'{precision:.4f}'}\t"

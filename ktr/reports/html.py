@@ -13,7 +13,6 @@ from html import escape
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
-from ktr import __version__
 from ktr.controls import shown
 from ktr.english.tokens import token_spans
 from ktr.experiments.runner import class_rates, histogram
@@ -28,6 +27,7 @@ from ktr.reports.run_tables import (
     systems_table,
     variants_table,
 )
+from ktr.version import __version__
 
 if TYPE_CHECKING:
     from ktr.experiments.runner import Run, VariantRun
@@ -110,7 +110,7 @@ def _plots(run: Run) -> str:
         hists = {s.name: histogram(s) for s in v.systems}
         top = max((max(h) for h in hists.values()), default=0) or 1
         charts = "".join(svg.histogram(h, top, name, names.index(name)) for name, h in hists.items())
-        rates = {s.name: class_rates(s, v.config) for s in v.systems}
+        rates = {s.name: class_rates(s) for s in v.systems}
         classes = [(c, n) for c, (n, _) in rates[names[0]].items()]
         frac = {name: {c: t / n for c, (n, t) in r.items()} for name, r in rates.items()}
         parts.append(

@@ -113,7 +113,7 @@ def classes_table(run: Run, variant: VariantRun) -> Table:
     """Per keyword class: keywords counted and each system's transfer rate."""
     from ktr.experiments.runner import class_rates
 
-    rates = {s.name: class_rates(s, variant.config) for s in variant.systems}
+    rates = {s.name: class_rates(s) for s in variant.systems}
     classes = [c for c in rates[variant.systems[0].name]]
     header = ["class", "keywords"] + [s.name for s in variant.systems]
     rows = []

@@ -32,12 +32,12 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from ktr import __version__
 from ktr.cache import cache_dir, write_json
 from ktr.korean.analyzers import Analyzer, Morpheme
 from ktr.korean.analyzers.base import analyzer_class, available_analyzers
 from ktr.korean.analyzers.process import morphemes_or_raise
 from ktr.korean.guard import Outcome, outcomes
+from ktr.version import __version__
 
 #: bump when the stored layout changes
 FORMAT = 1

@@ -235,7 +235,7 @@ class Report:
         """Two pandas DataFrames, ``sentences`` (a row per system and sentence) and ``systems`` (a
         row per system, the fields of ``to_dict()``), the signature in their ``attrs``; needs
         pandas (``pip install 'ktr[pandas]'``)."""
-        rows = [row for s in self.systems for row in sentence_rows(s.name, s.beta, s.sentences)]
+        rows = [row for s in self.systems for row in sentence_rows(s.name, s.how, s.sentences)]
         return frames(rows, self.to_dict()["systems"], self.signature.short())
 
     def _repr_html_(self) -> str:

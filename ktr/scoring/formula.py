@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -103,14 +103,29 @@ def sentence_value(counted: float, transferred: float, no_keywords: str) -> floa
     return None
 
 
-def sentence_scores(line: Line, beta: float, weighted: bool = False) -> tuple[float | None, float | None, float | None]:
-    """A line's own KTR (class-weighted with ``weighted``), precision and F-beta; each None where
-    it has nothing to divide, and all three None for a line the analyzer failed on."""
+class LineFigures(NamedTuple):
+    """A line's own figures, as every table, JSON row and DataFrame shows them."""
+
+    score: float | None  # KTR: transferred / counted keywords
+    weighted_score: float | None  # the class-weighted KTR
+    precision: float | None  # traced / content words of the output
+    f: float | None  # F-beta of the line's KTR by the aggregation (weighted: the class-weighted) and precision
+
+
+#: the figures of a line the analyzer failed on: none
+_FAILED = LineFigures(None, None, None, None)
+
+
+def line_figures(line: Line, how: Aggregation) -> LineFigures:
+    """The one place a line's own KTR, precision and F are decided, under ``how``: each None where
+    it has nothing to divide, all None for a line the analyzer failed on. The corpus scores are
+    means of these (:func:`line_statistics`), so a line's F is the one the corpus F averages."""
     if line.failed:
-        return None, None, None
-    ktr = ratio(line.weight_transferred, line.weight) if weighted else ratio(line.transferred, line.counted)
+        return _FAILED
+    score = ratio(line.transferred, line.counted)
+    weighted = ratio(line.weight_transferred, line.weight)
     precision = ratio(line.traced, line.content)
-    return ktr, precision, f_beta(ktr, precision, beta)
+    return LineFigures(score, weighted, precision, f_beta(weighted if how.weighted else score, precision, how.beta))
 
 
 def line_statistics(line: Line, how: Aggregation) -> tuple[float, ...]:
@@ -120,8 +135,7 @@ def line_statistics(line: Line, how: Aggregation) -> tuple[float, ...]:
         return (0,) * len(STATISTICS)
     value = sentence_value(line.counted, line.transferred, how.no_keywords)
     weighted = sentence_value(line.weight, line.weight_transferred, how.no_keywords)
-    _, precision, _ = sentence_scores(line, how.beta)
-    _, _, f = sentence_scores(line, how.beta, how.weighted)
+    _, _, precision, f = line_figures(line, how)
     return (
         line.counted,
         line.transferred,

@@ -13,6 +13,7 @@ from html import escape
 from typing import Any, NamedTuple
 
 from ktr.errors import BackendUnavailable
+from ktr.scoring.formula import Aggregation
 from ktr.scoring.sentences import SentenceResult
 
 
@@ -21,16 +22,14 @@ def num(x: float | None, digits: int = 4) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def sentence_rows(system: str, beta: float, sentences: Iterable[SentenceResult]) -> list[dict[str, Any]]:
-    """A row per sentence of ``system``: its scores, counts, missed keywords and added words."""
+def sentence_rows(system: str, how: Aggregation, sentences: Iterable[SentenceResult]) -> list[dict[str, Any]]:
+    """A row per sentence of ``system``: its figures under ``how`` (:meth:`SentenceResult.figures`),
+    counts, missed keywords and added words."""
     return [
         {
             "system": system,
             "index": seg.index,
-            "score": seg.score,
-            "weighted_score": seg.weighted_score,
-            "precision": seg.precision,
-            "f": seg.f(beta),
+            **seg.figures(how)._asdict(),
             "keywords": seg.keyword_count,
             "keywords_counted": seg.counted,
             "transferred": seg.transferred,

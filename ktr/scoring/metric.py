@@ -23,24 +23,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ktr import __version__
 from ktr.config import Config
-from ktr.errors import InputError, InputWarning
+from ktr.errors import InputWarning
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.lexicon import Lexicon
+from ktr.matching.registry import STAGES
+from ktr.matching.stage import stage_class
 from ktr.matching.tracing import RULES as TRACING
 from ktr.scoring.corpus import Totals
 from ktr.scoring.formula import Aggregation, Scores
 from ktr.scoring.layout import num
+from ktr.scoring.lines import checked
 from ktr.scoring.pipeline import Pipeline, output_warnings
 from ktr.scoring.preflight import check
 from ktr.scoring.reference import ReferenceScores
 from ktr.scoring.sentences import KeywordResult, SentenceResult
 from ktr.scoring.signature import Signature
+from ktr.version import __version__
 
 if TYPE_CHECKING:
-    from ktr.scoring.significance import Resampling
+    from ktr.scoring.resampling import Resampling
 
 
 @dataclass(frozen=True)
@@ -125,9 +128,9 @@ class KTR:
     def sentence_score(self, source: str, hypothesis: str) -> SentenceScore:
         """The score of one output line against its Korean source."""
         (line,) = self.score_lines([source], [hypothesis])
-        score, precision, f = line.score, line.precision, line.f(self.how.beta, self.how.weighted)
+        score, weighted, precision, f = line.figures(self.how)
         if self.how.weighted:
-            score = line.weighted_score
+            score = weighted
         added = tuple(word for _, word in line.added)
         return SentenceScore(score, precision, f, line.counted, line.transferred, line.keywords, added)
 
@@ -136,9 +139,8 @@ class KTR:
     ) -> CorpusScore:
         """The score of a system's output lines against their sources (and BLEU and chrF against
         ``references``, a list of reference streams, when given)."""
-        refs = [list(r) for r in references or ()]
-        if any(len(r) != len(sources) for r in refs):
-            raise InputError(f"line counts differ: {len(sources)} sources, references of {[len(r) for r in refs]}")
+        sources, outputs, refs = checked(sources, {"hypotheses": hypotheses}, references, "sources")
+        hypotheses = outputs["hypotheses"]
         totals = self.statistics(self.score_lines(sources, hypotheses))
         s = self.score_from(totals)
         bleu = chrf = None
@@ -187,29 +189,9 @@ class KTR:
     def _signature_extra(self) -> dict[str, str]:
         c, p = self.config, self.pipeline
         extra = {}
-        for stage, key in (("synonym", "syn"), ("derivation", "der")):  # both read WordNet's senses
-            if stage in c.matching:
-                from ktr.english.derivation import RULES
-                from ktr.english.wordnet import fingerprint
-
-                extra[key] = (
-                    f"wn{fingerprint()}/senses{c.synonym_senses}"
-                    + (f"/eq{c.expanded_equivalents}" if c.expanded_equivalents else "")
-                    + (f"/drv{RULES}" if stage == "derivation" else "")
-                )
-        if p.constructions is not None:
-            extra["cx"] = f"{'+'.join(c.constructions)}@{p.constructions.digest[:10]}"
-        if p.idioms is not None:
-            extra["idioms"] = f"{'+'.join(c.idioms)}@{p.idioms.digest[:10]}"
-        if "transliteration" in c.matching:
-            from ktr.matching.transliteration import KEYS
-
-            extra["tl"] = f"{c.transliteration_threshold:g}/k{KEYS}"
-        if "semantic" in c.matching:
-            from ktr.embeddings.base import describe
-            from ktr.matching.semantic import VERSION
-
-            extra["sem"] = f"{describe(c.embedder)}/t{c.semantic_threshold:g}/v{VERSION}"
+        for name in STAGES:  # each stage on says what decides its matches, in the registry's order
+            if name in c.matching:
+                extra.update(stage_class(name).fragment(c.options, p.tables.get(name)))
         extra["f"] = f"b{c.f_beta:g}/tr{TRACING}"
         if c.aggregation == "weighted":
             extra["w"] = ",".join(f"{k}={w:g}" for k, w in sorted(c.class_weights.items()))
@@ -221,10 +203,8 @@ class KTR:
         """Each output line's result (its statistics and its keywords'); input warnings (lines
         changed or not analysed; an output line is named ``hypothesis``) go out through
         :mod:`warnings` (category InputWarning)."""
-        if isinstance(sources, str) or isinstance(hypotheses, str):
-            raise InputError("sources and hypotheses are lists of lines, not strings")
-        if len(sources) != len(hypotheses):
-            raise InputError(f"line counts differ: {len(sources)} sources, {len(hypotheses)} hypotheses")
+        sources, outputs, _ = checked(sources, {"hypotheses": hypotheses}, None, "sources")
+        hypotheses = outputs["hypotheses"]
         prepared = self.pipeline.prepare_analysed(self.pipeline.analyse(sources))
         for message in prepared.with_outputs(output_warnings(hypotheses, "hypothesis")):
             warnings.warn(message, InputWarning, stacklevel=3)

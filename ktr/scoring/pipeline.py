@@ -32,11 +32,12 @@ from ktr.korean.guard import LineAnalysis, analyze_lines, stream_lines
 from ktr.korean.keywords import Keyword, extract, load_tagset
 from ktr.korean.normalize import Normalized, normalize_source
 from ktr.lexicon import Lexicon, load_lexicon
+from ktr.lexicon.constructions import ConstructionTable
 from ktr.lexicon.format import Lookup
-from ktr.lexicon.idioms import Idiom
+from ktr.lexicon.idioms import Idiom, IdiomTable
 from ktr.matching import numbers
 from ktr.matching.cascade import match_in_pieces, match_lines
-from ktr.matching.stage import Matching
+from ktr.matching.stage import Matching, stage_class
 from ktr.matching.targets import KeywordTargets, Targets
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
@@ -122,34 +123,20 @@ class Pipeline:
             self._classes = frozenset(config.classes)
             self._numbers = "number" in config.matching
             self._sounds = "transliteration" in config.matching
-            self._synonyms: dict[tuple[str, str], tuple[str, ...]] = {}
-            if "synonym" in config.matching:
-                from ktr.lexicon.expand import synonym_table
-
-                self._synonyms = synonym_table(self.lexicon, config.synonym_senses, config.expanded_equivalents)
-            self._derivations: dict[tuple[str, str], tuple[str, ...]] = {}
-            if "derivation" in config.matching:
-                from ktr.lexicon.expand import derivation_table
-
-                self._derivations = derivation_table(self.lexicon, config.synonym_senses, config.expanded_equivalents)
-            self.idioms = None
+            #: each stage's table (:meth:`ktr.matching.stage.Stage.load`), by stage
+            self.tables = {
+                name: stage_class(name).load(config.options, self.lexicon, analyzer.tagset) for name in config.matching
+            }
+            self._synonyms: dict[tuple[str, str], tuple[str, ...]] = self.tables.get("synonym") or {}
+            self._derivations: dict[tuple[str, str], tuple[str, ...]] = self.tables.get("derivation") or {}
+            self.idioms: IdiomTable | None = self.tables.get("idiom")
+            self.constructions: ConstructionTable | None = self.tables.get("construction")
             self._inflections: dict[str, tuple[str, ...]] | None = None
-            if "idiom" in config.matching:
-                from ktr.lexicon.idioms import IdiomTable
-
-                self.idioms = IdiomTable.from_files(config.idioms)
-            self.constructions = None
-            if "construction" in config.matching:
-                from ktr.lexicon.constructions import ConstructionTable
-
-                self.constructions = ConstructionTable.from_files(config.constructions, analyzer.tagset)
             if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
                 self._inflections = self._inflection_table()
         realizations = {c.name: c.english for c in self.constructions.constructions} if self.constructions else {}
         #: the settings of every matching stage, as one object
-        self.matching = Matching(
-            config.matching, config.transliteration_threshold, config.embedder, config.semantic_threshold
-        )
+        self.matching = Matching.of(config.matching, config.options)
         self._targets = KeywordTargets(
             self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations, realizations
         )
@@ -286,7 +273,7 @@ class Pipeline:
                 wanted.append(target)
                 unmatched.append(result)
                 weights.append(weight)
-                if found is None and weight is not None and self.config.missing_in_lexicon == "exclude":
+                if result.counts is None:
                     if_matched.add(i)  # no entry, but a number or a name may still transfer
             keywords.append(kws)
             lookups.append(looked)
@@ -315,10 +302,11 @@ class Pipeline:
         (None when it never counts: no entry, nothing else to match, and ``exclude``; a keyword
         without an entry but with a number value or a sound counts under ``exclude`` only when it
         transfers, see :meth:`prepare_analysed`)."""
-        counts = found is not None or self.config.missing_in_lexicon == "miss" or bool(target.sound or target.numbers)
-        return unmatched_result(keyword, found, target), self.config.class_weights.get(
-            keyword.cls, 1.0
-        ) if counts else None
+        entry = found is not None or self.config.missing_in_lexicon == "miss"
+        if not entry and not (target.sound or target.numbers):
+            return unmatched_result(keyword, found, target)._replace(counts=False), None
+        result = unmatched_result(keyword, found, target)
+        return result if entry else result._replace(counts=None), self.config.class_weights.get(keyword.cls, 1.0)
 
     def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict[int, Idiom]]:
         """A line's keywords (offsets into the line as given) and its idiom units by position."""

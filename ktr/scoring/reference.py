@@ -45,15 +45,6 @@ class SystemStatistics(TypedDict):
     chrf: MetricStatistics
 
 
-def sacrebleu_metric(name: str) -> Metric:
-    """A sacreBLEU metric object with sacreBLEU's default settings (so its signature is standard)."""
-    from sacrebleu.metrics.bleu import BLEU
-    from sacrebleu.metrics.chrf import CHRF
-
-    metrics: dict[str, type[Metric]] = {"bleu": BLEU, "chrf": CHRF}
-    return metrics[name]()
-
-
 def sentence_metrics(hypotheses: Sequence[str], references: Sequence[str]) -> dict[str, tuple[list[float], str]]:
     """Sentence-level BLEU (effective n-gram order, as sacreBLEU recommends for single
     sentences) and chrF of each hypothesis against its one reference.

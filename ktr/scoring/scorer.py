@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ktr import __version__
 from ktr.config import Config
 from ktr.errors import ConfigError, InputError, InputWarning
 from ktr.execution.engines import Engine, Execution, iter_stretches
@@ -34,14 +33,17 @@ from ktr.korean.analyzers import Analyzer
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.scoring.corpus import PerLine, Report, SystemResult, Totals
+from ktr.scoring.lines import checked
 from ktr.scoring.metric import KTR
 from ktr.scoring.pipeline import Pipeline, Prepared, output_warnings
 from ktr.scoring.preflight import check
 from ktr.scoring.reference import ReferenceScores, SystemStatistics, stretch_statistics
+from ktr.scoring.resampling import Resampling
 from ktr.scoring.sentences import SentenceResult
 from ktr.scoring.signature import Signature
-from ktr.scoring.significance import Resampling, bootstrap_estimates
-from ktr.textio import aligned, check_counts, scan
+from ktr.scoring.significance import bootstrap_estimates
+from ktr.textio import aligned, scan
+from ktr.version import __version__
 
 
 @dataclass(frozen=True)
@@ -213,29 +215,12 @@ class Scorer:
         system's name its output.
         ``options``: what the run keeps and adds (:class:`RunOptions`)."""
         options = options or RunOptions()
-        if isinstance(hypotheses, Mapping):
-            systems = dict(hypotheses)
-        else:
-            systems = {"system": hypotheses}
-        if not systems:
-            raise InputError("no hypothesis given")
-        if isinstance(sources, str):
-            raise InputError("sources must be a list of lines, not one string")
+        named = hypotheses if isinstance(hypotheses, Mapping) else {"system": hypotheses}
+        sources, systems, references = checked(sources, named, references, source_name)
         if not sources:
             raise InputError(f"{source_name} is empty: nothing to score")
         if not any(line.strip() for line in sources):
             raise blank(source_name, len(sources))
-        references = list(references or [])
-        for name, lines in list(systems.items()) + [(f"reference {i + 1}", r) for i, r in enumerate(references)]:
-            if isinstance(lines, str):
-                raise InputError(f"{name}: expected a list of lines, not one string")
-        check_counts(
-            [
-                ("source", len(sources)),
-                *((name, len(lines)) for name, lines in systems.items()),
-                *((f"reference {i + 1}", len(r)) for i, r in enumerate(references)),
-            ]
-        )
         size = self._stretch(len(sources))
         stretches = sliced(sources, systems, references, size)
         plan = self._plan([(source_name, len(sources))], list(systems), len(references), size, options)

@@ -14,7 +14,10 @@ from typing import Any, NamedTuple
 
 from ktr.korean.keywords import Keyword
 from ktr.matching.tracing import NOTHING_TRACED, Trace
-from ktr.scoring.formula import ratio, sentence_scores
+from ktr.scoring.formula import Aggregation, LineFigures, line_figures
+
+#: any aggregation: a line's KTR, class-weighted KTR and precision do not depend on it (its F does)
+_ANY = Aggregation()
 
 
 class KeywordResult(NamedTuple):
@@ -32,10 +35,19 @@ class KeywordResult(NamedTuple):
     span: tuple[int, int] | None  # output token span of the match
     tried: tuple[str, ...] = ()  # other targets: "number 3", "month 3", "sound keullinteon"
     confidence: float | None = None  # of a stage that weighs evidence (semantic), else None
+    #: whether the keyword counts in its line's score (the missing-in-lexicon policy): always
+    #: (True), never (False: no entry, excluded), or only when transferred (None: no entry, but a
+    #: number or a name that may still transfer)
+    counts: bool | None = True
 
     @property
     def transferred(self) -> bool:
         return self.matched is not None
+
+    @property
+    def counted(self) -> bool:
+        """The keyword counts in its line's score (:attr:`counts`, as the line's counts do)."""
+        return self.transferred if self.counts is None else self.counts
 
     def matched_as(
         self, matched: str, how: str, span: tuple[int, int], confidence: float | None = None
@@ -54,6 +66,7 @@ class KeywordResult(NamedTuple):
             span,
             self.tried,
             confidence,
+            self.counts,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,25 +116,26 @@ class SentenceResult:
     def keyword_count(self) -> int:
         return len(self.keywords) if self.size is None else self.size
 
+    def figures(self, how: Aggregation) -> LineFigures:
+        """The line's KTR, class-weighted KTR, precision and F under ``how``
+        (:func:`ktr.scoring.formula.line_figures`: the one place they are decided)."""
+        return line_figures(self, how)
+
     @property
     def score(self) -> float | None:
         """transferred / counted; ``None`` when no keyword counts or the line failed."""
-        return None if self.failed else ratio(self.transferred, self.counted)
+        return line_figures(self, _ANY).score
 
     @property
     def precision(self) -> float | None:
         """Traced / content words of the output; ``None`` when it has none or the line failed."""
-        return None if self.failed else ratio(self.traced, self.content)
-
-    def f(self, beta: float, weighted: bool = False) -> float | None:
-        """F-beta of the sentence's KTR (class-weighted with ``weighted``) and its precision."""
-        return sentence_scores(self, beta, weighted)[2]
+        return line_figures(self, _ANY).precision
 
     @property
     def weighted_score(self) -> float | None:
         """Transferred / counted keywords, each weighted by its class; ``None`` without keywords
         (or when every counted keyword weighs 0)."""
-        return None if self.failed else ratio(self.weight_transferred, self.weight)
+        return line_figures(self, _ANY).weighted_score
 
     @property
     def missing(self) -> int:

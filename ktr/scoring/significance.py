@@ -14,7 +14,7 @@ without touching the text again:
 The resamples are those of sacreBLEU's ``--paired-bs`` for the same seed (numpy's
 ``default_rng(seed).choice(n, (resamples, n))``, drawn in chunks to bound memory), and every
 system and metric is scored on the *same* resamples, which is what makes the test paired. A
-bootstrap draws at most :data:`MAX_RESAMPLES` resamples (why: see there).
+bootstrap draws at most :data:`~ktr.scoring.resampling.MAX_RESAMPLES` resamples (why: see there).
 
 - 95% confidence interval: the 2.5th and 97.5th percentiles of the resampled scores, by
   sacreBLEU's rule (sorted, index ``B // 40`` and ``B - B // 40 - 1``).
@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ktr.errors import ConfigError
 from ktr.scoring.corpus import Estimate, Report, SystemResult
 from ktr.scoring.formula import Aggregation, columns, scores
 from ktr.scoring.reference import (
@@ -44,19 +43,11 @@ from ktr.scoring.reference import (
     score_from_statistics,
     sentence_statistics,
 )
+from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling, check_resamples
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
 
-DEFAULT_RESAMPLES = 1000
-DEFAULT_SEED = 12345
-#: the most resamples a bootstrap draws. Every resample's score is kept (the interval is read from
-#: the sorted scores, sacreBLEU's rule), 8 bytes per resample for each system and figure, and on
-#: the 20-line sample with three systems and references a million resamples take a minute on one
-#: core; at a million, a p-value's Monte Carlo error is at most 0.0005, so more resamples would
-#: cost memory and hours for digits no report needs (``--bootstrap-resamples 10**9`` used to run
-#: until memory ran out).
-MAX_RESAMPLES = 1_000_000
 _CHUNK_CELLS = 2_000_000  # resample rows are drawn in chunks of about this many indices
 
 
@@ -141,12 +132,6 @@ def mean_statistic(values: Sequence[float | None]) -> RatioStatistic:
     return RatioStatistic(np.array([0.0 if v is None else v for v in values], dtype=float), has)
 
 
-def check_resamples(resamples: int) -> None:
-    """Raise ConfigError unless ``resamples`` is a whole number from 1 to :data:`MAX_RESAMPLES`."""
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_RESAMPLES:
-        raise ConfigError(f"resamples must be from 1 to {MAX_RESAMPLES}, got {resamples!r}")
-
-
 def resample_counts(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
     """Rows of sentence counts, ``resamples`` in all, in chunks; the same for the same seed."""
     rng = np.random.default_rng(seed)
@@ -213,19 +198,6 @@ def estimates(scores: Sequence[float | None], samples: Sequence[np.ndarray], bas
             p = paired_p_value(samples[baseline], sample, score - base)
         out.append(Estimate(score, confidence_interval(sample), p))
     return out
-
-
-@dataclass(frozen=True)
-class Resampling:
-    """A bootstrap's settings: how many resamples, their seed, and whether each system is also
-    tested against the first (``paired``, sacreBLEU's ``--paired-bs``)."""
-
-    resamples: int = DEFAULT_RESAMPLES
-    seed: int = DEFAULT_SEED
-    paired: bool = False
-
-    def __post_init__(self) -> None:
-        check_resamples(self.resamples)
 
 
 def bootstrap_estimates(

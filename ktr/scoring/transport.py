@@ -27,7 +27,7 @@ _ADDED = LINE_FIELDS.index("added")
 def pack(part: Results) -> tuple[Any, ...]:
     results, messages = part
     names = list(results)
-    keywords = [[(tuple(k.keyword), *k[1:6], k.tried) for k in s.keywords] for s in results[names[0]]]
+    keywords = [[(tuple(k.keyword), *k[1:6], k.tried, k.counts) for k in s.keywords] for s in results[names[0]]]
     systems = [
         (
             name,
@@ -55,8 +55,10 @@ def unpack(packed: tuple[Any, ...] | list[Any]) -> Results:
     keywords, systems, messages = packed
     missed = [
         [
-            KeywordResult(Keyword(*k), tuple(e), tuple(syn), known, entry, via, None, None, None, tuple(tried))
-            for k, e, syn, known, entry, via, tried in row
+            KeywordResult(
+                Keyword(*k), tuple(e), tuple(syn), known, entry, via, None, None, None, tuple(tried), None, counts
+            )
+            for k, e, syn, known, entry, via, tried, counts in row
         ]
         for row in keywords
     ]

@@ -188,3 +188,21 @@ def test_a_header_of_neither_version_is_refused(tmp_path):
         read_style(style_file(tmp_path, ROWS, header=HEADER_1 + "\tnear_miss"))
     with pytest.raises(InputError, match="style.tsv:3: expected 9 tab-separated fields, found 6"):
         read_style(style_file(tmp_path, [r[:5] for r in ROWS]))
+
+
+def test_a_number_is_found_inside_its_counter(tmp_path, kiwi):
+    """The number stage reads 1970년 as one keyword (lemma 1970년, base 1970); the change names
+    the number as written, 1970, and finds it there."""
+    lexicon = tmp_path / "lex.tsv"
+    lexicon.write_text("그\tpronoun\the\n오다\tverb\tcome\n", encoding="utf-8")
+    scorer = Scorer(Config(lexicons=(str(lexicon),), matching=("exact", "inflection", "number")), analyzer=kiwi)
+    sources = ["그는 1970년에 왔다."]
+    path = tmp_path / "style.tsv"
+    row = ("1", line_hash(sources[0]), "He came in 1970.", "He came in 1970.", "He came.", "", "He came in 1978.",
+           "number", '1970 "1970" -> "1978"')  # fmt: skip
+    path.write_text(HEADER_2 + "\n" + "\t".join(row) + "\n", encoding="utf-8")
+    result = run(scorer, sources, read_style(path), "style.tsv")
+    assert [k.keyword.lemma for k in result.systems["fluent"].sentences[0].keywords] == ["그", "1970년", "오다"]
+    (found,) = result.near_miss_lines()
+    assert (found["keyword"], found["credited_by"]) == (True, None)
+    assert (found["fluent"], found["near_miss"]) == (1.0, pytest.approx(2 / 3))

@@ -125,8 +125,10 @@ def _check_near_miss(fields: list[str], where: str) -> None:
 
 def changed_keyword(sentence: SentenceResult, lemma: str) -> KeywordResult | None:
     """The sentence's keyword of ``lemma`` that is credited (the first, if it occurs more than
-    once), else its first keyword of ``lemma`` (not credited), else None (no such keyword)."""
-    of_lemma = [k for k in sentence.keywords if k.keyword.lemma == lemma]
+    once), else its first keyword of ``lemma`` (not credited), else None (no such keyword). A
+    keyword made of ``lemma`` and what joins it counts as ``lemma``: a number and its counter
+    (1970 of 1970년, which the number stage reads as one), a noun and its suffix (전국 of 전국적)."""
+    of_lemma = [k for k in sentence.keywords if lemma in (k.keyword.lemma, k.keyword.base)]
     return next((k for k in of_lemma if k.transferred), of_lemma[0] if of_lemma else None)
 
 

@@ -206,3 +206,26 @@ def test_a_number_is_found_inside_its_counter(tmp_path, kiwi):
     (found,) = result.near_miss_lines()
     assert (found["keyword"], found["credited_by"]) == (True, None)
     assert (found["fluent"], found["near_miss"]) == (1.0, pytest.approx(2 / 3))
+
+
+def test_a_lemma_the_source_says_twice_is_credited_on_the_word_left(tmp_path, kiwi):
+    """소 occurs twice; the near miss changes one "cow" and keeps the other, and a repeat shares
+    its first mention's word (docs/matching.md), so both 소 are credited on the "cow" left: the
+    near miss costs nothing and its changed keyword counts as credited. Changing the line's only
+    "horse" (말, said once) is refused."""
+    lexicon = tmp_path / "lex.tsv"
+    lexicon.write_text("소\tnoun\tcow\n보다\tverb\tsee\n말\tnoun\thorse\n", encoding="utf-8")
+    scorer = Scorer(Config(lexicons=(str(lexicon),), matching=("exact", "inflection")), analyzer=kiwi)
+    sources = ["소가 소를 보았다.", "말이 소를 보았다."]
+    rows = [
+        ("1", "The cow saw a cow.", "The cow saw a cow.", "The cow saw.", "", "The cow saw a horse.", "sister", '소 "cow" -> "horse"'),
+        ("2", "The horse saw a cow.", "The horse saw a cow.", "The horse saw.", "", "The cow saw a cow.", "sister", '말 "horse" -> "cow"'),
+    ]  # fmt: skip
+    path = tmp_path / "style.tsv"
+    body = "".join("\t".join((r[0], line_hash(sources[int(r[0]) - 1]), *r[1:])) + "\n" for r in rows)
+    path.write_text(HEADER_2 + "\n" + body, encoding="utf-8")
+    result = run(scorer, sources, read_style(path), "style.tsv")
+    near = result.systems[NEAR_MISS].sentences[0].keywords
+    assert [(k.keyword.lemma, k.matched, k.span) for k in near[:2]] == [("소", "cow", (1, 2)), ("소", "cow", (1, 2))]
+    assert [(r["credited_by"], r["credited_as"]) for r in result.near_miss_lines()] == [("exact", "cow"), (None, None)]
+    assert result.figures()["near_miss"]["near_miss_below_fluent"] == 1

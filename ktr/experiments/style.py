@@ -216,7 +216,9 @@ class StyleResult:
         ranked = _ranked(near, fluent)
         by_stage = Counter(r["credited_by"] for r in rows if r["credited_by"])
         credits = {
-            style: Counter(k.how for s in self.systems[style].sentences for k in s.keywords if k.transferred)
+            style: Counter(
+                k.how for s in self.systems[style].sentences for k in s.keywords if k.transferred and k.how is not None
+            )
             for style in ("fluent", NEAR_MISS)
         }
         kinds = {}

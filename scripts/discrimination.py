@@ -15,7 +15,12 @@ keywords (``tests/data/judged/<set>.tsv``, docs/judging.md), a further table giv
 precision and recall of "transferred" against the readers' judgements, and the judged rate beside
 KTR on the judged lines; where it has a style set (``tests/data/style/<set>.tsv``: literal, fluent
 and degraded translations, :mod:`ktr.experiments.style`), one more table gives their KTR and F,
-fluent / literal, fluent − degraded and on how many lines the degraded one scores below the fluent. Needs the parallel data (skips with a message when the folder is absent).
+fluent / literal, fluent − degraded and on how many lines the degraded one scores below the fluent;
+where the style set has near misses (version 2: the fluent translation with one content word
+replaced by a closely related but different word), a table gives fluent − near miss, on how many
+lines the near miss scores below the fluent, and on how many the changed keyword is still credited
+in the near-miss line, by which stage (each variant adds a stage: its row shows what that stage
+changes). Needs the parallel data (skips with a message when the folder is absent).
 """
 
 from __future__ import annotations
@@ -77,6 +82,21 @@ def _found(result, cls: str) -> str:
     return f"{sum(k.transferred for k in kws)}/{len(kws)}"
 
 
+def _near_miss_row(name: str, vname: str, figures: dict) -> str:
+    """The style set's near misses under one variant: fluent and near-miss KTR, their difference,
+    on how many lines the near miss scores below the fluent, and on how many the changed keyword
+    is still credited in the near-miss line, by which stage."""
+    n, k = figures["near_miss"], figures["ktr"]
+    stages = ", ".join(f"{stage} {count}" for stage, count in n["changed_keyword_by_stage"].items()) or "-"
+    lines = figures["lines"]
+    return (
+        f"| {name} | {vname} | {k['fluent']:.4f} | {k['near_miss']:.4f} | {n['fluent_minus_near_miss']:.4f} | "
+        f"{n['near_miss_below_fluent']} / {n['scored_pairs']} ({n['near_miss_below_fluent'] / n['scored_pairs']:.0%}) | "
+        f"{n['changed_keyword_credited']} / {lines} ({n['changed_keyword_credited'] / lines:.0%}) | {stages} | "
+        f"{figures['f']['near_miss']:.4f} |"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data")
@@ -98,6 +118,7 @@ def main() -> int:
     analyzers: dict[str, object] = {}
     judged: list[str] = []
     styles: list[str] = []
+    near_misses: list[str] = []
     precision_side: list[str] = []
     for name in args.sets:
         src = read_lines(args.data / f"{name}.ko")
@@ -157,6 +178,8 @@ def main() -> int:
                     f"{figures['degraded_below_fluent']} / {figures['scored_pairs']} | "
                     f"{f['literal']:.4f} | {f['fluent']:.4f} | {f['degraded']:.4f} |"
                 )
+                if "near_miss" in figures:
+                    near_misses.append(_near_miss_row(name, vname, figures))
             if (JUDGED / f"{name}.tsv").is_file():
                 found = agreement(scorer, src, ref, read_gold(JUDGED / f"{name}.tsv"), name, f"{name}.ko")
                 k, sent = found.keyword_agreement(), found.sentence_agreement()
@@ -178,6 +201,13 @@ def main() -> int:
         )
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         print("\n".join(styles))
+    if near_misses:
+        print(
+            "\n| set | variant | fluent KTR | near-miss KTR | fluent − near miss | near miss below fluent (lines) | "
+            "changed keyword credited (lines) | by stage | near-miss F |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
+        print("\n".join(near_misses))
     if judged:
         print(
             "\n| set | variant | precision | recall | judged A credited | judged rate | KTR (judged lines) | "

@@ -3,6 +3,7 @@ and degraded translations read strictly, and the figures of how KTR ranks them, 
 on lines and a lexicon written for this test."""
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -10,7 +11,7 @@ from ktr import Config, Scorer
 from ktr.cli.main import main
 from ktr.errors import InputError
 from ktr.experiments.judged import line_hash
-from ktr.experiments.style import read_style, run
+from ktr.experiments.style import NEAR_MISS_KINDS, read_style, run
 
 SOURCES = ["나는 사과를 먹었다.", "그는 빨간 차를 샀다."]
 HEADER = "line\tsource_hash\tliteral\tfluent\tdegraded\tchange"
@@ -93,7 +94,8 @@ def test_a_line_of_other_text_is_refused(tmp_path, scorer):
 
 
 def test_the_shipped_style_sets_match_the_shared_data(shared_data, kiwi):
-    """Every line of tests/data/style/ is a line of ../shared/data (by its hash) with three translations."""
+    """Every line of tests/data/style/ is a line of ../shared/data (by its hash) with three translations
+    and a near miss."""
     from pathlib import Path
 
     from ktr.textio import read_lines
@@ -104,3 +106,10 @@ def test_the_shipped_style_sets_match_the_shared_data(shared_data, kiwi):
         assert len(lines) == 90 and len({s.line for s in lines}) == 90
         assert all(s.source_hash == line_hash(sources[s.line - 1]) for s in lines)
         assert all(len({s.literal, s.fluent, s.degraded}) == 3 for s in lines)
+        # version 2: a near miss on every line, every kind on at least 8 lines of each set, the
+        # change's fluent word in the fluent translation and its near-miss word in the near miss
+        kinds = Counter(s.near_miss_kind for s in lines)
+        assert set(kinds) == set(NEAR_MISS_KINDS) and min(kinds.values()) >= 8 and sum(kinds.values()) == 90
+        for s in lines:
+            fluent_word, near_word = s.near_miss_change.split('"')[1::2][:2]
+            assert fluent_word in s.fluent and near_word in s.near_miss and s.near_miss != s.fluent, s.line

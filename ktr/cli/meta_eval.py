@@ -1,6 +1,6 @@
 """``ktr meta-eval``: KTR, BLEU and chrF on controlled variants of human translations; with
 ``--gold``, ktr's keyword decisions against words judged by bilingual readers; with ``--style``,
-how KTR ranks literal, fluent and degraded translations of the same lines."""
+how KTR ranks literal, fluent and degraded translations of the same lines, and near misses."""
 
 from __future__ import annotations
 
@@ -44,8 +44,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--style",
         metavar="FILE",
-        help="literal, fluent and degraded translations of lines of -s (docs/meta-evaluation.md): "
-        "report how KTR ranks them instead of the variants",
+        help="literal, fluent and degraded translations of lines of -s, and near misses "
+        "(docs/meta-evaluation.md): report how KTR ranks them, and whether a near miss's changed "
+        "keyword is still credited, instead of the variants",
     )
     p.set_defaults(func=run)
 

@@ -188,6 +188,8 @@ class ConstructionTable:
 
     def __init__(self, constructions: list[Construction], tagset: str):
         self.constructions = [c for c in constructions if c.tagset == tagset]
+        #: a construction's name → its realizations
+        self.realizations = {c.name: c.english for c in self.constructions}
         self._needed = [(c, _needed_forms(c)) for c in self.constructions]
         h = hashlib.sha256(tagset.encode("utf-8") + b"\n")  # the rows this tag set uses
         for c in self.constructions:

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from ktr.matching.candidate import Candidate
 from ktr.matching.packing import pack
+from ktr.matching.registry import STAGES
 from ktr.matching.stage import stage_class
 
 #: the sort key of a candidate (:func:`assign`'s preference): strength, sense, nearness, rank, end, equivalent
@@ -116,11 +117,18 @@ def _improve(
 MAIN_SENSES = 3
 
 
-@lru_cache(maxsize=64)
 def strength(how: str) -> int:
     """How strong a match by stage ``how`` is, when assignments of the same size compete (lower
     first): what the stage declares (:attr:`ktr.matching.stage.Stage.strength`)."""
-    return stage_class(how).strength
+    return _declared(how, STAGES.get(how))[0]
+
+
+@lru_cache(maxsize=64)
+def _declared(how: str, where: str | None) -> tuple[int, int | None]:
+    """What stage ``how`` (registered as ``where``) declares for the assignment: its strength and
+    the sense its matches rank as."""
+    stage = stage_class(how)
+    return stage.strength, stage.sense
 
 
 def assign(
@@ -135,12 +143,13 @@ def assign(
 
     def preference(c: Candidate) -> Preference:
         near = abs((c.keyword + 0.5) / keywords - (c.start + 0.5) / tokens) if keywords and tokens else 0.0
-        # a number by value is not a listed sense: it ranks as the last main sense, so that a
-        # word as written ("third" for 삼) is named before it
-        sense = MAIN_SENSES - 1 if c.how == "number" else min(c.rank[1], MAIN_SENSES)
+        # a stage whose matches are no listed sense ranks them as it says (a number by value as
+        # the last main sense, so that a word as written, "third" for 삼, is named before it)
+        power, fixed = _declared(c.how, STAGES.get(c.how))
+        sense = min(c.rank[1], MAIN_SENSES) if fixed is None else fixed
         # the span's end and the equivalent last: a total order, so that no tie is left to the
         # order the stages found the candidates in (a set's, which differs between processes)
-        return strength(c.how), sense, near, c.rank, c.end, c.equivalent
+        return power, sense, near, c.rank, c.end, c.equivalent
 
     owner: dict[int, int] = {}  # token -> the first keyword with a candidate on it
     contested = False

@@ -13,14 +13,17 @@ matching counts any "the".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ktr.korean.analyzers.base import Morpheme
+from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.lexicon.constructions import GOVERNING, INFLECTED, PASSIVE_AUXILIARIES, PROGRESSIVE_AUXILIARIES
+from ktr.lexicon.format import Lookup
 from ktr.matching.candidate import Candidate
 from ktr.matching.phrases import Forms, phrases
-from ktr.matching.stage import Option, Stage
+from ktr.matching.stage import Joined, Option, Stage
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
@@ -33,6 +36,7 @@ class ConstructionStage(Stage):
 
     name = "construction"
     strength = 3
+    joins = 1
     options = (
         Option(
             "constructions",
@@ -46,6 +50,30 @@ class ConstructionStage(Stage):
         from ktr.lexicon.constructions import ConstructionTable
 
         return ConstructionTable.from_files(settings["constructions"], tagset)
+
+    @classmethod
+    def english(cls, table: Any) -> Iterable[str]:
+        return [phrase for c in table.constructions for phrase in c.english]
+
+    @classmethod
+    def join(cls, table: Any, morphemes: Sequence[Morpheme], text: str, keywords: list[Keyword]) -> Joined:
+        """A unit's keywords replaced by one keyword of class ``construction``, a grammar
+        construction's dropped."""
+        return table.apply(morphemes, keywords), {}
+
+    @classmethod
+    def lookup(cls, table: Any, keyword: Keyword) -> Lookup | None:
+        """A construction unit's look-up: its realizations (marks begin with @)."""
+        if keyword.tag != "construction":
+            return None
+        return Lookup(None, table.realizations.get(keyword.lemma, ()), "construction")
+
+    @classmethod
+    def targets(cls, keyword: Keyword, found: Lookup, numbers: tuple[str, ...]) -> Targets:
+        """Its realizations, and its inflected marks (@er: any comparative)."""
+        words = tuple(e for e in found.equivalents if not e.startswith("@"))
+        endings = tuple(e[1:] for e in found.equivalents if e.startswith("@"))
+        return Targets(idioms=words, construction=True, endings=endings)
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:

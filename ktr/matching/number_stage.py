@@ -8,10 +8,16 @@ counted (고양이 한 마리) also to the article before its noun's match ("a c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ktr.english.number_expressions import WEEKDAYS
+from ktr.korean.analyzers.base import Morpheme
+from ktr.korean.keywords import Keyword
+from ktr.lexicon.format import Lookup
+from ktr.matching import numbers
+from ktr.matching.assignment import MAIN_SENSES
 from ktr.matching.candidate import Candidate
-from ktr.matching.stage import Stage
+from ktr.matching.stage import Joined, Stage
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
@@ -21,6 +27,29 @@ class NumberStage(Stage):
 
     name = "number"
     strength = 0
+    sense = MAIN_SENSES - 1  # a number by value: the last main sense (a word as written first)
+    reads = frozenset({"numbers"})
+    joins = 0  # before the constructions and idioms: 3억 5천만 is one number in a unit
+
+    @classmethod
+    def join(cls, table: Any, morphemes: Sequence[Morpheme], text: str, keywords: list[Keyword]) -> Joined:
+        return numbers.group(morphemes, keywords), {}
+
+    @classmethod
+    def lookup(cls, table: Any, keyword: Keyword) -> Lookup | None:
+        """A written number is its own equivalent."""
+        if keyword.tag != "number":
+            return None
+        value = numbers.korean_keys(keyword)
+        return Lookup(None, (value[0][2:],) if value else (), "number")
+
+    @classmethod
+    def targets(cls, keyword: Keyword, found: Lookup, keys: tuple[str, ...]) -> Targets:
+        """Its value as written and by value; the nouns a counter stands for ("people" for 2명);
+        one of something counted also as the article before its noun."""
+        counted = next((v for c, v in numbers.COUNTED.items() if keyword.lemma.endswith(c)), ())
+        one = found.equivalents == ("1",) and bool(keyword.base) and keyword.base != keyword.lemma
+        return Targets(found.equivalents, numbers=keys, counted=counted, one=one)
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         if not targets.numbers:

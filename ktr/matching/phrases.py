@@ -17,13 +17,16 @@ paper's), in the other stages' always.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ktr.errors import brief
+from ktr.korean.analyzers.base import Morpheme
+from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
+from ktr.lexicon.format import Lookup
 from ktr.matching.candidate import Candidate
-from ktr.matching.stage import Option, Stage
+from ktr.matching.stage import Joined, Option, Stage
 from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
 
@@ -135,6 +138,7 @@ class InflectionStage(Stage):
     name = "inflection"
     strength = 1
     needs = ("WordNet",)
+    reads = frozenset({"inflections"})  # also lets the other stages' phrases match inflected
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         hits = targets.own_firsts[0] & v.present
@@ -167,6 +171,11 @@ class SynonymStage(_EitherWay):
     strength = 4
     options = (SENSES, EXPANDED)
     needs = ("WordNet",)
+    fills = "synonyms"
+
+    @classmethod
+    def english(cls, table: Any) -> Iterable[str]:
+        return [phrase for phrases in table.values() for phrase in phrases]
 
     @classmethod
     def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
@@ -184,6 +193,7 @@ class IdiomStage(_EitherWay):
 
     name, kind, index = "idiom", 2, "idioms_by_first"
     strength = 3
+    joins = 2  # last: the units it returns are by place in the final list
     options = (
         Option("idioms", ("idioms",), "Idiom lexicons (shipped names or paths), used when the idiom stage is on."),
     )
@@ -198,6 +208,16 @@ class IdiomStage(_EitherWay):
         return IdiomTable.from_files(settings["idioms"])
 
     @classmethod
+    def english(cls, table: Any) -> Iterable[str]:
+        return [phrase for idiom in table.idioms for phrase in idiom.english]
+
+    @classmethod
+    def join(cls, table: Any, morphemes: Sequence[Morpheme], text: str, keywords: list[Keyword]) -> Joined:
+        """An idiom's stretch of the line collapsed into one unit, which matches its English."""
+        joined, units = table.apply(text, keywords)
+        return joined, {i: Lookup(None, idiom.english, cls.name) for i, idiom in units.items()}
+
+    @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
         return {"idioms": f"{'+'.join(settings['idioms'])}@{table.digest[:10]}"} if table is not None else {}
 
@@ -209,6 +229,11 @@ class DerivationStage(_EitherWay):
     strength = 2
     options = (SENSES, EXPANDED)
     needs = ("WordNet",)
+    fills = "derivations"
+
+    @classmethod
+    def english(cls, table: Any) -> Iterable[str]:
+        return [word for words in table.values() for word in words]
 
     @classmethod
     def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:

@@ -33,17 +33,24 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ktr.errors import brief
+from ktr.korean.analyzers.base import Morpheme
+from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
+from ktr.lexicon.format import Lookup
 from ktr.matching.candidate import Candidate
 from ktr.matching.registry import STAGES
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
+
+#: a line's keywords with units joined, and the look-up of each unit looked up as it was joined,
+#: by its place (:meth:`Stage.join`)
+Joined = tuple[list[Keyword], dict[int, Lookup]]
 
 
 @dataclass(frozen=True)
@@ -122,11 +129,24 @@ class Stage:
     name: ClassVar[str] = ""
     #: how strong a match of this stage is when assignments of the same size compete (lower first)
     strength: ClassVar[int] = 8
+    #: the sense of the entry its matches rank as in the assignment, when they are none of the
+    #: entry's listed senses (None: the place of the equivalent matched)
+    sense: ClassVar[int | None] = None
     #: the options of this stage
     options: ClassVar[tuple[Option, ...]] = ()
     #: what it reads that is shared with other stages and checked once before a run, by name
     #: (:data:`ktr.scoring.preflight.NEEDS`: "WordNet")
     needs: ClassVar[tuple[str, ...]] = ()
+    #: what the pipeline works out for it, by name: "numbers" (keywords' values, their words
+    #: grouped into numbers), "sounds" (names' sound keys, the words an output capitalizes),
+    #: "inflections" (the output read with English inflections: base words of its tokens)
+    reads: ClassVar[frozenset[str]] = frozenset()
+    #: the field of a keyword's :class:`~ktr.matching.targets.Targets` its table fills, by the
+    #: keyword's lexicon entry (the table: entry → phrases), if any
+    fills: ClassVar[str | None] = None
+    #: where it joins a line's keywords into units (a number, a construction, an idiom), in the
+    #: order of this value (:meth:`join`); None: it joins none
+    joins: ClassVar[int | None] = None
 
     def __init__(self, order: int, matching: Matching):
         self.order = order
@@ -147,6 +167,28 @@ class Stage:
         """The table this stage reads (WordNet's synonyms of the lexicon's equivalents, the idiom
         lexicons...), built or read from the cache once per pipeline; None when it reads none."""
         return None
+
+    @classmethod
+    def english(cls, table: Any) -> Iterable[str]:
+        """The English phrases its table may match (the inflection table covers their words)."""
+        return ()
+
+    @classmethod
+    def join(cls, table: Any, morphemes: Sequence[Morpheme], text: str, keywords: list[Keyword]) -> Joined:
+        """A line's keywords with its units joined (see :attr:`joins`), and the look-up of each
+        unit whose look-up comes with it (an idiom's English), by the unit's place in the list."""
+        return keywords, {}
+
+    @classmethod
+    def lookup(cls, table: Any, keyword: Keyword) -> Lookup | None:
+        """The look-up of a keyword of this stage's own kind (a unit it joined, ``via`` the stage's
+        name), before the lexicon's; None for any other keyword."""
+        return None
+
+    @classmethod
+    def targets(cls, keyword: Keyword, found: Lookup, numbers: tuple[str, ...]) -> Targets:
+        """What a unit this stage joined may match, given its look-up and its number keys."""
+        return Targets(idioms=found.equivalents)
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:

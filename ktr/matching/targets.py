@@ -4,8 +4,9 @@ matching never tokenizes)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ktr.english.tokens import phrase
 from ktr.korean.keywords import Keyword
@@ -78,30 +79,37 @@ def _by_first(phrases: Sequence[str]) -> Index:
     return index
 
 
+class Unit(NamedTuple):
+    """How a stage that joins keywords into units (:meth:`ktr.matching.stage.Stage.join`) looks
+    up a unit of its kind (a keyword it made; None for any other), and what the unit may match
+    (given its look-up and its number keys)."""
+
+    lookup: Callable[[Keyword], Lookup | None]
+    targets: Callable[[Keyword, Lookup, tuple[str, ...]], Targets]
+
+
 class KeywordTargets:
-    """A keyword's look-up and targets, from the lexicon (and its WordNet synonyms, by entry)
-    and the stages in use: numbers by value, names and unknown nouns by sound."""
+    """A keyword's look-up and targets, from the lexicon and the stages in use: the look-ups of
+    the units they join (numbers, constructions), the targets their tables fill by entry
+    (WordNet's synonyms and derivations), numbers by value, names and unknown nouns by sound."""
 
     def __init__(
         self,
         lexicon: Lexicon,
-        synonyms: Mapping[tuple[str, str], tuple[str, ...]],
-        numbers: bool = True,
-        sounds: bool = True,
-        derivations: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
-        constructions: Mapping[str, tuple[str, ...]] | None = None,
+        fills: Mapping[str, Mapping[tuple[str, str], tuple[str, ...]]],
+        reads: frozenset[str] = frozenset({"numbers", "sounds"}),
+        units: Mapping[str, Unit] = {},
     ):
-        self.lexicon, self.synonyms, self.derivations = lexicon, synonyms, derivations or {}
-        self.constructions = constructions or {}  # a construction's name -> its realizations
-        self.numbers, self.sounds = numbers, sounds
+        self.lexicon, self.units = lexicon, units
+        self.synonyms = fills.get("synonyms", {})
+        self.derivations = fills.get("derivations", {})
+        self.numbers, self.sounds = "numbers" in reads, "sounds" in reads
 
     def lookup(self, keyword: Keyword) -> Lookup | None:
-        """The lexicon entry of a keyword (a written number is its own equivalent), or None."""
-        if keyword.tag == "construction":  # a unit of ktr/lexicon/constructions.py
-            return Lookup(None, self.constructions.get(keyword.lemma, ()), "construction")
-        if keyword.tag == "number":  # a written number (ktr/matching/numbers.py)
-            value = numbers.korean_keys(keyword)
-            return Lookup(None, (value[0][2:],) if value else (), "number")
+        """The look-up of a unit a stage joined, else the lexicon entry of a keyword, or None."""
+        for unit in self.units.values():
+            if (found := unit.lookup(keyword)) is not None:
+                return found
         found = self.lexicon.lookup(keyword.lemma, keyword.cls)
         if found is None and keyword.base:
             found = self.lexicon.lookup(keyword.base, keyword.cls)
@@ -115,19 +123,11 @@ class KeywordTargets:
             sound = sound_key(keyword.lemma)
             spelled = "" if sound or not name else romanize(keyword.lemma)
         number_keys = numbers.korean_keys(keyword) if self.numbers else ()
-        if found is not None and found.via == "number":
-            counted = next((v for c, v in numbers.COUNTED.items() if keyword.lemma.endswith(c)), ())
-            one = found.equivalents == ("1",) and bool(keyword.base) and keyword.base != keyword.lemma
-            return Targets(found.equivalents, numbers=number_keys, counted=counted, one=one)
+        if found is not None and found.via in self.units:  # a unit a stage joined
+            return self.units[found.via].targets(keyword, found, number_keys)
         if found is None:
             word = keyword.lemma if sound or spelled else ""
             return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name)
-        if found.via == "idiom":
-            return Targets(idioms=found.equivalents)
-        if found.via == "construction":
-            words = tuple(e for e in found.equivalents if not e.startswith("@"))
-            endings = tuple(e[1:] for e in found.equivalents if e.startswith("@"))
-            return Targets(idioms=words, construction=True, endings=endings)
         entry = (found.entry.lemma, found.entry.cls) if found.entry else None
         return Targets(
             found.equivalents,

@@ -18,6 +18,7 @@ class TransliterationStage(Stage):
 
     name = "transliteration"
     strength = 5
+    reads = frozenset({"sounds"})
     options = (
         Option(
             "transliteration_threshold",

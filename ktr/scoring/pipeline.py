@@ -20,6 +20,7 @@ import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import count
 
 from ktr.config import Config
@@ -32,13 +33,10 @@ from ktr.korean.guard import LineAnalysis, analyze_lines, stream_lines
 from ktr.korean.keywords import Keyword, extract, load_tagset
 from ktr.korean.normalize import Normalized, normalize_source
 from ktr.lexicon import Lexicon, load_lexicon
-from ktr.lexicon.constructions import ConstructionTable
 from ktr.lexicon.format import Lookup
-from ktr.lexicon.idioms import Idiom, IdiomTable
-from ktr.matching import numbers
 from ktr.matching.cascade import match_in_pieces, match_lines
-from ktr.matching.stage import Matching, stage_class
-from ktr.matching.targets import KeywordTargets, Targets
+from ktr.matching.stage import Matching, Stage, stage_class
+from ktr.matching.targets import KeywordTargets, Targets, Unit
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
 from ktr.scoring import transport
@@ -121,25 +119,23 @@ class Pipeline:
             self.table = load_tagset(analyzer.tagset)
             self.lexicon = lexicon or load_lexicon(config.lexicons)
             self._classes = frozenset(config.classes)
-            self._numbers = "number" in config.matching
-            self._sounds = "transliteration" in config.matching
+            stages = [stage_class(name) for name in config.matching]
             #: each stage's table (:meth:`ktr.matching.stage.Stage.load`), by stage
-            self.tables = {
-                name: stage_class(name).load(config.options, self.lexicon, analyzer.tagset) for name in config.matching
-            }
-            self._synonyms: dict[tuple[str, str], tuple[str, ...]] = self.tables.get("synonym") or {}
-            self._derivations: dict[tuple[str, str], tuple[str, ...]] = self.tables.get("derivation") or {}
-            self.idioms: IdiomTable | None = self.tables.get("idiom")
-            self.constructions: ConstructionTable | None = self.tables.get("construction")
+            self.tables = {s.name: s.load(config.options, self.lexicon, analyzer.tagset) for s in stages}
+            #: what the stages read (:attr:`ktr.matching.stage.Stage.reads`)
+            self._reads = frozenset().union(*(s.reads for s in stages))
+            #: the stages that join keywords into units, in their order, each with its table
+            self._joins = [
+                (s, self.tables[s.name]) for s in sorted(stages, key=lambda s: s.joins or 0) if s.joins is not None
+            ]
             self._inflections: dict[str, tuple[str, ...]] | None = None
-            if "inflection" in config.matching:  # also lets synonyms and idioms match inflected
-                self._inflections = self._inflection_table()
-        realizations = {c.name: c.english for c in self.constructions.constructions} if self.constructions else {}
+            if "inflections" in self._reads:
+                self._inflections = self._inflection_table(stages)
         #: the settings of every matching stage, as one object
         self.matching = Matching.of(config.matching, config.options)
-        self._targets = KeywordTargets(
-            self.lexicon, self._synonyms, self._numbers, self._sounds, self._derivations, realizations
-        )
+        fills = {s.fills: self.tables[s.name] for s in stages if s.fills}
+        units = {s.name: Unit(partial(s.lookup, table), s.targets) for s, table in self._joins}
+        self._targets = KeywordTargets(self.lexicon, fills, self._reads, units)
         #: (lemma, tag, class, base) -> look-up, targets, unmatched result, weight: words repeat
         self._known: dict[
             tuple[str, str, str, str | None], tuple[Lookup | None, Targets, KeywordResult, float | None]
@@ -151,28 +147,21 @@ class Pipeline:
         analysis threads), its tables read back from the cache the parent wrote."""
         return cls(config, build_analyzer(config.analyzer, config.timeout, threads))
 
-    def _inflection_table(self) -> dict[str, tuple[str, ...]]:
+    def _inflection_table(self, stages: Sequence[type[Stage]]) -> dict[str, tuple[str, ...]]:
+        """The inflected forms of every English word a keyword can match: the lexicon's
+        equivalents and the phrases of each stage's table, keyed by what decides them (the
+        lexicon and each table's signature fragment)."""
         from ktr.english.inflection import table_for
         from ktr.english.tokens import phrase
 
-        key = f"{self.lexicon.digest}|{self.config.synonym_senses if self._synonyms else 0}"
-        if self._synonyms or self._derivations:
-            key += f"|eq{self.config.expanded_equivalents}"
-        if self.idioms is not None:
-            key += f"|{self.idioms.digest}"
-        if self._derivations:
-            key += f"|derivations{self.config.synonym_senses}"
-        if self.constructions is not None:
-            key += f"|{self.constructions.digest}"
+        tables = [(s, table) for s in stages if (table := self.tables[s.name]) is not None]
+        key = self.lexicon.digest + "".join(
+            f"|{s.name}:{','.join(s.fragment(self.config.options, table).values())}" for s, table in tables
+        )
 
-        def words() -> set[str]:  # every English word a keyword can match; only on a cache miss
+        def words() -> set[str]:  # only on a cache miss
             phrases = [e for entry in self.lexicon for e in entry.equivalents]
-            phrases += [syn for syns in self._synonyms.values() for syn in syns]
-            phrases += [word for words in self._derivations.values() for word in words]
-            if self.constructions is not None:
-                phrases += [p for c in self.constructions.constructions for p in c.english]
-            if self.idioms is not None:
-                phrases += [p for idiom in self.idioms.idioms for p in idiom.english]
+            phrases += [p for s, table in tables for p in s.english(table)]
             return {w for p in phrases for w in phrase(p)}
 
         return table_for(words, key)
@@ -263,9 +252,9 @@ class Pipeline:
             weights: list[float | None] = []
             if_matched: set[int] = set()
             for i, k in enumerate(kws):
-                if i in units:
-                    found: Lookup | None = Lookup(None, units[i].english, "idiom")
-                    target = Targets(idioms=units[i].english)
+                if i in units:  # a unit looked up as it was joined (an idiom's)
+                    found: Lookup | None = units[i]
+                    target = self._targets.targets(k, units[i])
                     result, weight = self._unmatched(k, found, target)
                 else:
                     found, target, result, weight = self._known_word(k)
@@ -308,14 +297,16 @@ class Pipeline:
         result = unmatched_result(keyword, found, target)
         return result if entry else result._replace(counts=None), self.config.class_weights.get(keyword.cls, 1.0)
 
-    def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict[int, Idiom]]:
-        """A line's keywords (offsets into the line as given) and its idiom units by position."""
+    def _keywords(self, norm: Normalized, analysis: LineAnalysis) -> tuple[list[Keyword], dict[int, Lookup]]:
+        """A line's keywords (offsets into the line as given), the stages' units joined
+        (:meth:`ktr.matching.stage.Stage.join`), and the look-ups of the units looked up as they
+        were joined, by position."""
         kws = extract(analysis.morphemes, self.table, self._classes)
-        if self._numbers and not analysis.failed:
-            kws = numbers.group(analysis.morphemes, kws)
-        if self.constructions and not analysis.failed:
-            kws = self.constructions.apply(analysis.morphemes, kws)
-        kws, units = self.idioms.apply(norm.text, kws) if self.idioms and not analysis.failed else (kws, {})
+        units: dict[int, Lookup] = {}
+        if not analysis.failed:
+            for stage, table in self._joins:
+                kws, found = stage.join(table, analysis.morphemes, norm.text, kws)
+                units.update(found)
         if norm.spans:
             kws = [k._replace(start=a, end=b) for k in kws for a, b in [norm.original_span(k.start, k.end)]]
         return kws, units
@@ -332,7 +323,7 @@ class Pipeline:
         rows = zip(prepared.targets, prepared.missed, prepared.counts, hypotheses, failed, copied)
         tokenized = [tokenize(hyp) for hyp in hypotheses]
         lines = [
-            (targets, tokens, capitalized_words(hyp) if self._sounds and hyp != hyp.casefold() else None)
+            (targets, tokens, capitalized_words(hyp) if "sounds" in self._reads and hyp != hyp.casefold() else None)
             for targets, tokens, hyp in zip(prepared.targets, tokenized, hypotheses)
         ]
         piece = self.config.max_chars  # a line analysed in pieces is matched in pieces

@@ -94,3 +94,17 @@ def test_inputs_are_taken_in_sacrebleu_s_shapes_or_refused_in_one_line(metric):
         metric.corpus_score(src, [None])
     with pytest.raises(InputError, match=r"references: .* wrap one stream in a list \(\[refs\]\)"):
         metric.corpus_score(src, hyp, references=hyp)
+
+
+def test_scores_and_the_signature_print_as_sacrebleu_s_do(metric):
+    """``print(result)`` is one line of figures, not a dataclass's repr; a signature prints its
+    short form (sacreBLEU's ``str(bleu)`` and ``str(signature)``)."""
+    corpus = metric.corpus_score(["나는 사과를 먹었다."], ["I ate an apple."], references=[["I ate an apple."]])
+    assert str(corpus) == (
+        "KTR = 1.0000 (macro)  prec = 1.0000  F = 1.0000  3/3 keywords, 1 sentences  BLEU = 100.00  chrF = 100.00"
+    )
+    assert corpus.format() == f"{corpus}  {metric.signature().short()}"
+    assert str(metric.signature()) == metric.signature().short()
+    one = metric.sentence_score("나는 사과를 먹었다.", "I ate a pear.")
+    assert str(one) == one.format() and "\n" not in str(one)
+    assert corpus.to_dict()["ktr"] == corpus.score == 1.0 and corpus.to_dict()["signature"] == corpus.signature

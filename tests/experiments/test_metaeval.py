@@ -17,7 +17,7 @@ from ktr.reports import metaeval_report
 from ktr.reports.svg import grouped_bars
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
-from tests.test_cli import assert_clean_error, ktr
+from tests.cli.test_main import assert_clean_error, ktr
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -16,15 +16,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_cli import assert_clean_error, ktr
-from test_dask import LINES, written
-from test_preflight import requires_unshare
 
 from ktr import Config, Scorer
 from ktr.execution.shards import MANIFEST
 from ktr.execution.unit import Stretch
 from ktr.scoring.reference import ReferenceScores, stretch_statistics
+from tests.cli.test_main import assert_clean_error, ktr
 from tests.conftest import ROOT, local_cluster
+from tests.execution.test_dask_engine import LINES, written
+from tests.scoring.test_preflight import requires_unshare
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow  # a Dask cluster and ktr in subprocesses

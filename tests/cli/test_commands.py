@@ -1,6 +1,6 @@
 """Every command's exit codes (0 success, 1 user error, 2 usage error, 3 lines the analyzer failed
 on) and the documented options, run in this process through ``ktr.cli.main`` (as the ``ktr``
-script runs it; tests/test_cli.py runs it as a subprocess).
+script runs it; tests/cli/test_main.py runs it as a subprocess).
 
 A line fails without Java: Kiwi with a ``timeout`` runs in a child process, and a line of 600,000
 characters analysed in one piece (``max_chars``) takes it several seconds (0.7 s per 100,000 on
@@ -14,7 +14,7 @@ import pytest
 
 from ktr.cli.main import main
 from tests.conftest import write
-from tests.test_outputs import LEXICON, MACRO, OUTPUT, SOURCE
+from tests.reports.test_formats import LEXICON, MACRO, OUTPUT, SOURCE
 
 LONG = "학생이 책을 읽었다 " * 60_000
 
@@ -31,7 +31,7 @@ def ktr(capsys, *args):
 
 @pytest.fixture
 def case(tmp_path):
-    """The hand-worked case of tests/test_outputs.py as files, with a config for its lexicon."""
+    """The hand-worked case of tests/reports/test_formats.py as files, with a config for its lexicon."""
     lexicon = write(tmp_path / "six.tsv", LEXICON)
     src = write(tmp_path / "src.ko", "\n".join(SOURCE) + "\n")
     hyp = write(tmp_path / "out.en", "\n".join(OUTPUT) + "\n")
@@ -568,7 +568,7 @@ def test_meta_eval_gold_names_the_failed_source_line(capsys, tmp_path):
 
 def test_the_engine_options_make_the_engine_and_its_json_field(capsys):
     # what --engine, --scheduler, --workers, --shards, --resume and -q make, without a cluster
-    # (tests/test_dask.py runs one through the command)
+    # (tests/execution/test_dask_engine.py runs one through the command)
     from ktr.cli.common import engine_field, engine_from
     from ktr.cli.main import build_parser
     from ktr.execution.dask_engine import DEFAULT_WORKERS

@@ -47,7 +47,7 @@ class ShoutStage(Stage):
 
 
 def test_a_new_stage_is_one_class_and_one_registry_line(monkeypatch):
-    monkeypatch.setitem(STAGES, "shout", "tests.test_stages:ShoutStage")
+    monkeypatch.setitem(STAGES, "shout", "tests.matching.test_stage:ShoutStage")
     # tokens are case-folded by the tokenizer; here they are given as they are, to see the stage work
     found = match_sentence([Targets(("apple",)), Targets(("pear",))], ("APPLE", "pear"), ("exact", "shout"))
     assert found == {
@@ -71,7 +71,7 @@ def test_a_stage_that_completes_the_assignment_sees_only_what_is_left(monkeypatc
     """``complete`` runs after the assignment, once for every line together, and may add to it."""
     from ktr.matching.cascade import match_lines
 
-    monkeypatch.setitem(STAGES, "fill", "tests.test_stages:FillStage")
+    monkeypatch.setitem(STAGES, "fill", "tests.matching.test_stage:FillStage")
     found = match_lines(
         [([Targets(("apple",)), Targets(("kiwi",))], ("apple",), None), ([Targets(("pear",))], ("plum",), None)],
         ("exact", "fill"),
@@ -112,7 +112,7 @@ class ReversedStage(Stage):
 def test_a_stage_defined_outside_ktr_scores_with_its_option_from_yaml(monkeypatch, tmp_path, kiwi, least, credited):
     """Registered from here, without a file of ktr edited: its option read from YAML (and
     checked), its fragment in the signature, its matches in the scores with its name."""
-    monkeypatch.setitem(STAGES, "reversed", "tests.test_stages:ReversedStage")
+    monkeypatch.setitem(STAGES, "reversed", "tests.matching.test_stage:ReversedStage")
     path = tmp_path / "reversed.yaml"
     path.write_text(f"matching: [exact, reversed]\nreversed_least: {least}\n", encoding="utf-8")
     config = Config.from_yaml(path)

@@ -1,8 +1,8 @@
 """Configs, caches, the files ktr writes, exit codes and hints (docs/input-handling.md, "Configs,
 the cache and the files ktr writes").
 
-Everything runs as a user runs it: ``ktr`` as a subprocess (as tests/test_cli.py) or in this
-process (as tests/test_commands.py), on real files, with Kiwi. Two conditions are made real for
+Everything runs as a user runs it: ``ktr`` as a subprocess (as tests/cli/test_main.py) or in this
+process (as tests/cli/test_commands.py), on real files, with Kiwi. Two conditions are made real for
 one subprocess:
 
 - a full disk: a file-size limit (``RLIMIT_FSIZE``) past which the kernel refuses every write
@@ -10,7 +10,7 @@ one subprocess:
 - a read-only folder: a read-only bind mount in a mount namespace of the subprocess's own (as
   root, who may write anywhere else), or a folder without write permission (as anyone else).
 
-A package that is not installed is hidden from one subprocess as tests/test_frames.py hides
+A package that is not installed is hidden from one subprocess as tests/scoring/test_dataframes.py hides
 pandas: ``sys.modules[name] = None`` before ktr starts, so that importing it fails.
 """
 
@@ -32,16 +32,16 @@ from ktr import Config, Scorer
 from ktr.errors import ConfigError, InputError, LexiconError
 from ktr.lexicon.importers import import_file, write_tsv
 from ktr.textio import read_lines
+from tests.cli.test_commands import ktr as ktr_in  # in this process
 from tests.conftest import ROOT, write
-from tests.test_commands import ktr as ktr_in  # in this process
-from tests.test_outputs import LEXICON, OUTPUT, SOURCE
+from tests.reports.test_formats import LEXICON, OUTPUT, SOURCE
 
 OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
 
 
 @pytest.fixture
 def case(tmp_path):
-    """The hand-worked case of tests/test_outputs.py (exact and inflection matching, a lexicon of
+    """The hand-worked case of tests/reports/test_formats.py (exact and inflection matching, a lexicon of
     six entries) as files: (source, output, scoring config)."""
     lexicon = write(tmp_path / "six.tsv", LEXICON)
     src = write(tmp_path / "src.ko", "\n".join(SOURCE) + "\n")

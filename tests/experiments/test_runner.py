@@ -13,8 +13,8 @@ from ktr.experiments.experiment import load_experiment
 from ktr.experiments.runner import run_experiment
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
+from tests.cli.test_main import assert_clean_error, ktr
 from tests.conftest import analyzer, requires_java
-from tests.test_cli import assert_clean_error, ktr
 from tests.test_input_handling import KKMA_OVERFLOW
 
 # slow: ktr run end to end, in subprocesses

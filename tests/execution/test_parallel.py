@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import ConfigError, InputWarning
@@ -17,6 +16,7 @@ from ktr.sample import SYSTEMS, paths
 from ktr.scoring.analysis_cache import CachedAnalyzer
 from ktr.scoring.scorer import RunOptions
 from ktr.textio import read_lines
+from tests.cli.test_main import assert_clean_error, ktr
 
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
 

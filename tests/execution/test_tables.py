@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import assert_clean_error, ktr
-from test_dask import written
 
 from ktr.errors import InputError
 from ktr.execution.ranges import GRANULE, TASK_LINES, index_file, ranges, read_range, task_lines
 from ktr.textio import read_lines, scan
+from tests.cli.test_main import assert_clean_error, ktr
+from tests.execution.test_dask_engine import written
 
 pytestmark = pytest.mark.filterwarnings("ignore::ktr.errors.InputWarning")
 

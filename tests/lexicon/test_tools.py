@@ -8,7 +8,7 @@ import pytest
 from ktr.lexicon import load_lexicon
 from ktr.lexicon.format import read_entries
 from ktr.resources import lexicons_dir
-from tests.test_cli import ktr
+from tests.cli.test_main import ktr
 
 SHIPPED = sorted(p for p in lexicons_dir().glob("*.tsv") if p.name not in ("idioms.tsv", "constructions.tsv"))
 

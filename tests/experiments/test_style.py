@@ -101,7 +101,7 @@ def test_the_shipped_style_sets_match_the_shared_data(shared_data, kiwi):
     from ktr.textio import read_lines
 
     for name in ("news-dev", "jhe-dev"):
-        lines = read_style(Path(__file__).parent / "data" / "style" / f"{name}.tsv")
+        lines = read_style(Path(__file__).parents[1] / "data" / "style" / f"{name}.tsv")
         sources = read_lines(shared_data / f"{name}.ko")
         assert len(lines) == 90 and len({s.line for s in lines}) == 90
         assert all(s.source_hash == line_hash(sources[s.line - 1]) for s in lines)

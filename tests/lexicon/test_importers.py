@@ -7,7 +7,7 @@ from ktr.errors import LexiconError
 from ktr.lexicon import load_lexicon
 from ktr.lexicon.importers import FORMATS, clean_english, clean_lemma, import_file, write_tsv
 
-DATA = Path(__file__).resolve().parent / "data" / "importers"
+DATA = Path(__file__).resolve().parents[1] / "data" / "importers"
 FIXTURES = {"kengdic": "kengdic.tsv", "krdict": "krdict.xml", "muse": "muse.txt", "tsv": "generic.tsv"}
 
 EXPECTED = {
@@ -152,7 +152,7 @@ def test_unknown_format():
 
 
 def test_cli_import_writes_a_loadable_lexicon(tmp_path):
-    from tests.test_cli import ktr
+    from tests.cli.test_main import ktr
 
     out = tmp_path / "out.tsv"
     proc = ktr("lexicon", "import", "muse", DATA / "muse.txt", "-o", out)

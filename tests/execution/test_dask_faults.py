@@ -13,14 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
-from test_cli import ktr
-from test_dask import assert_same_run, written
 
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import task_lines
 from ktr.execution.shards import MANIFEST
+from tests.cli.test_main import ktr
 from tests.conftest import local_cluster
+from tests.execution.test_dask_engine import assert_same_run, written
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")

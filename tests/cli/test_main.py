@@ -176,7 +176,7 @@ def test_api_gives_the_cli_numbers():
 
 
 def test_sample_prints_the_table_the_readme_shows():
-    from tests.test_outputs import readme_sample_output
+    from tests.reports.test_formats import readme_sample_output
 
     shown = readme_sample_output()
     proc = ktr("score", "--sample")

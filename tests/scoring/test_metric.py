@@ -10,7 +10,7 @@ from ktr import KTR, Config
 from ktr.errors import InputError
 from ktr.sample import SYSTEMS, paths
 from ktr.textio import read_lines
-from tests.test_cli import ktr
+from tests.cli.test_main import ktr
 
 FILES = paths()
 SOURCES = read_lines(FILES["source"])

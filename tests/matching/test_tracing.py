@@ -11,7 +11,7 @@ from ktr.english.tokens import tokenize
 from ktr.errors import ConfigError
 from ktr.matching.tracing import content_positions, latin_words, trace, with_counted
 from ktr.scoring.formula import Aggregation, _f_betas, f_beta
-from tests.test_cli import ktr
+from tests.cli.test_main import ktr
 
 HOW = Aggregation()  # macro, beta 0.5
 

@@ -12,12 +12,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_cli import assert_clean_error, ktr
-from test_dask import assert_same_run
 
 from ktr.execution.ranges import task_lines
 from ktr.sample import paths as sample_paths
 from ktr.textio import read_lines
+from tests.cli.test_main import assert_clean_error, ktr
+from tests.execution.test_dask_engine import assert_same_run
 
 s3fs = pytest.importorskip("s3fs")
 moto_server = pytest.importorskip("moto.server")

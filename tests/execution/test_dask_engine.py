@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import InputError, KtrError
@@ -15,6 +14,7 @@ from ktr.execution import dask_engine
 from ktr.execution.engines import Engine
 from ktr.execution.ranges import index_file
 from ktr.scoring.scorer import RunOptions
+from tests.cli.test_main import assert_clean_error, ktr
 
 distributed = pytest.importorskip("distributed")
 # slow: a Dask cluster of worker processes

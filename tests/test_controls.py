@@ -18,10 +18,10 @@ from ktr.errors import InputWarning
 from ktr.korean.normalize import normalize_source
 from ktr.reports.html import html
 from ktr.reports.markdown import markdown
-from tests.test_cli import ktr as ktr_process
-from tests.test_commands import ktr, write
-from tests.test_outputs import OUTPUT, SOURCE
-from tests.test_run_files import OTHER, experiment_run
+from tests.cli.test_commands import ktr, write
+from tests.cli.test_main import ktr as ktr_process
+from tests.reports.test_files import OTHER, experiment_run
+from tests.reports.test_formats import OUTPUT, SOURCE
 
 ESC = "\x1b"
 RED, RESET, CLEAR, TITLE = "\x1b[31m", "\x1b[0m", "\x1b[2J", "\x1b]0;pwned\x07"

@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_cli import assert_clean_error, ktr
 
 from ktr import Config, Scorer
 from ktr.errors import InputError
@@ -15,8 +14,9 @@ from ktr.experiments.judged import Judgment, agreement, carried_text, line_hash,
 from ktr.experiments.statistics import pearson, wilson
 from ktr.reports.agreement import to_markdown
 from ktr.textio import read_lines
+from tests.cli.test_main import assert_clean_error, ktr
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
 JUDGED = ROOT / "tests" / "data" / "judged"
 

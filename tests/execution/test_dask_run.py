@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from test_dask import written
 
 from tests.conftest import ROOT
+from tests.execution.test_dask_engine import written
 
 distributed = pytest.importorskip("distributed")
 # slow: ktr run on a Dask cluster

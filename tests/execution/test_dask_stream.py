@@ -9,8 +9,6 @@ import json
 
 import numpy as np
 import pytest
-from test_cli import ktr
-from test_dask import without_engine, written
 
 from ktr import Config, Scorer
 from ktr.execution.engines import Engine
@@ -19,6 +17,8 @@ from ktr.scoring.formula import Aggregation
 from ktr.scoring.scorer import RunOptions
 from ktr.scoring.sentences import SentenceResult
 from ktr.scoring.significance import FIGURES, bootstrap, bootstrap_report, system_statistics
+from tests.cli.test_main import ktr
+from tests.execution.test_dask_engine import without_engine, written
 
 distributed = pytest.importorskip("distributed")
 # slow: a Dask cluster of worker processes

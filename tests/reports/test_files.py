@@ -1,4 +1,4 @@
-"""The files of ``ktr run`` on the hand-worked case of tests/test_outputs.py and a second system:
+"""The files of ``ktr run`` on the hand-worked case of tests/reports/test_formats.py and a second system:
 
     other: The student read a book. | He drank. | Chulsoo came. | (empty)
            학생 책 읽다: 3 of 3        마시다 only: 1 of 2   오다 only: 1 of 2; chulsoo added
@@ -17,7 +17,7 @@ from ktr.experiments.experiment import load_experiment
 from ktr.experiments.runner import run_experiment
 from ktr.reports.files import segments_tsv, summary_text, write_reports
 from ktr.reports.markdown import markdown
-from tests.test_outputs import LEXICON, OUTPUT, SOURCE
+from tests.reports.test_formats import LEXICON, OUTPUT, SOURCE
 
 OTHER = ["The student read a book.", "He drank.", "Chulsoo came.", ""]
 PETS = ["A cat and a dog.", "", "", ""]  # transfers nothing; cat and dog are added
@@ -223,7 +223,7 @@ def test_a_folder_that_holds_something_is_refused_unless_overwrite(run, tmp_path
 
 def test_the_summary_names_the_lines_not_scored(tmp_path):
     # Kiwi with a time limit (in a child process) on a 600,000-character line: not scored
-    from tests.test_commands import LONG
+    from tests.cli.test_commands import LONG
 
     with pytest.warns(Warning, match="src.ko:2: not scored"):
         failed = experiment_run(

@@ -27,9 +27,9 @@ from ktr.errors import ConfigError
 from ktr.sample import paths as sample_paths
 from ktr.scoring.resampling import Resampling
 from ktr.scoring.significance import bootstrap, mean_statistic
+from tests.cli.test_commands import ktr as ktr_here
+from tests.cli.test_main import assert_clean_error
 from tests.conftest import ROOT
-from tests.test_cli import assert_clean_error
-from tests.test_commands import ktr as ktr_here
 
 #: the documented limits
 MAX_RESAMPLES = 1_000_000
@@ -44,7 +44,7 @@ def _bounded() -> None:
 
 
 def bounded(*args, timeout: float = 120, stdin=None) -> subprocess.CompletedProcess[str]:
-    """``ktr ARGS`` as a subprocess (as tests/test_cli.py runs it), with a time limit and
+    """``ktr ARGS`` as a subprocess (as tests/cli/test_main.py runs it), with a time limit and
     :data:`MEMORY` of address space."""
     return subprocess.run(
         [sys.executable, "-m", "ktr.cli", *map(str, args)],

@@ -63,7 +63,7 @@ def as_tsv(report: Report) -> str:
     score, counts, missed keywords, precision, F, added words."""
     out = ["\t".join(header for header, _ in TSV_COLUMNS)]
     for s in report.systems:
-        for row in sentence_rows(s.name, s.how, s.sentences):
+        for row in sentence_rows(s.name, s.averaging, s.sentences):
             out.append("\t".join(shown(cell(name, row[name])) for _, name in TSV_COLUMNS))
     return "\n".join(out) + "\n"
 

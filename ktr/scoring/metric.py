@@ -172,7 +172,7 @@ class KTR:
     ):
         self.config = config = config or Config()
         check(config, analyzer=analyzer is None)
-        self.how = Aggregation(config.aggregation, config.no_keywords, config.f_beta)
+        self.averaging = Aggregation(config.aggregation, config.no_keywords, config.f_beta)
         self.pipeline = Pipeline(config, analyzer or build_analyzer(config.analyzer, config.timeout, threads), lexicon)
 
     # -- sacreBLEU's interface ----------------------------------------------------------------
@@ -180,8 +180,8 @@ class KTR:
     def sentence_score(self, source: str, hypothesis: str) -> SentenceScore:
         """The score of one output line against its Korean source."""
         (line,) = self.score_lines([source], [hypothesis])
-        score, weighted, precision, f = line.figures(self.how)
-        if self.how.weighted:
+        score, weighted, precision, f = line.figures(self.averaging)
+        if self.averaging.weighted:
             score = weighted
         added = tuple(word for _, word in line.added)
         return SentenceScore(score, precision, f, line.counted, line.transferred, line.keywords, added)
@@ -194,7 +194,7 @@ class KTR:
         sources, outputs, refs = checked(sources, {"hypotheses": hypotheses}, references, "sources")
         hypotheses = outputs["hypotheses"]
         totals = self.statistics(self.score_lines(sources, hypotheses))
-        system = SystemResult("system", [], self.how, totals=totals)
+        system = SystemResult("system", [], self.averaging, totals=totals)
         if refs:
             metrics = ReferenceScores()
             metrics.add("system", hypotheses, refs)
@@ -248,7 +248,7 @@ class KTR:
 
     def statistics(self, lines: Iterable[SentenceResult]) -> Totals:
         """Lines' statistics summed, in line order."""
-        return Totals.of(lines, self.how)
+        return Totals.of(lines, self.averaging)
 
     def score_from(self, totals: Totals) -> Scores:
         """The scores of summed statistics (:func:`ktr.scoring.formula.scores`)."""

@@ -198,7 +198,7 @@ class Scorer:
                 warnings.warn(message, InputWarning, stacklevel=2)
         with fewer_gc_pauses():
             sentences = self.pipeline.match_lines(prepared, hypotheses)
-        return SystemResult(name, sentences, self.metric.how)
+        return SystemResult(name, sentences, self.metric.averaging)
 
     def score(
         self,
@@ -346,15 +346,15 @@ class Scorer:
     ) -> Report:
         """Every stretch scored; its lines' results kept, or summed into each system's totals as
         the lines go by; BLEU and chrF summed stretch by stretch; a bootstrap at the end if asked."""
-        how = self.metric.how
+        averaging = self.metric.averaging
         metrics = ReferenceScores(keep=options.keeps_statistics) if with_references else None
         if metrics is not None:
             run = dataclasses.replace(
                 run, side=partial(_reference_statistics, options.keeps_statistics), merge=metrics.merge
             )
         kept: dict[str, list[SentenceResult]] = {name: [] for name in names}
-        totals = {name: Totals(how) for name in names}
-        lines = {name: PerLine(how.weighted) for name in names}
+        totals = {name: Totals(averaging) for name in names}
+        lines = {name: PerLine(averaging.weighted) for name in names}
         messages = Warnings()
         for found, notes in iter_stretches(self.pipeline, stretches, run):
             for name, sentences in found.items():
@@ -370,7 +370,7 @@ class Scorer:
         results = []
         signatures = None
         for name in names:
-            result = SystemResult(name, kept[name], how)
+            result = SystemResult(name, kept[name], averaging)
             if not options.keep_sentences:
                 result.totals, result.per_line = totals[name], lines[name] if options.keeps_statistics else None
             if metrics is not None:

@@ -372,7 +372,7 @@ def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
     # sentence 3: KTR 1/2, precision 1; beta 2 weighs the recall (KTR) more
     report = Scorer(config(lexicon, f_beta=2.0), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
     system = report.systems[0]
-    assert system.sentences[2].figures(system.how).f == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
+    assert system.sentences[2].figures(system.averaging).f == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
     assert system.summary()["f_beta"] == 2.0 and report.signature.short().endswith("|f:b2/tr4")
 
 

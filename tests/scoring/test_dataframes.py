@@ -46,7 +46,7 @@ def test_to_pandas_has_a_row_per_system_and_sentence_and_one_per_system(report):
             assert (
                 same(s.score, row["score"])
                 and same(s.precision, row["precision"])
-                and same(s.figures(system.how).f, row["f"])
+                and same(s.figures(system.averaging).f, row["f"])
             )
             assert (row["keywords_counted"], row["transferred"]) == (s.counted, s.transferred)
             assert row["added"] == [word for _, word in s.added]
@@ -109,7 +109,7 @@ def test_score_columns_of_a_dataframe_in_place(scorer, sample, report):
         for s, ktr, precision, f in zip(
             system.sentences, frame[f"{system.name}_ktr"], frame[f"{system.name}_precision"], frame[f"{system.name}_f"]
         ):
-            assert same(s.score, ktr) and same(s.precision, precision) and same(s.figures(system.how).f, f)
+            assert same(s.score, ktr) and same(s.precision, precision) and same(s.figures(system.averaging).f, f)
     assert [s.ktr for s in got.systems] == [s.ktr for s in report.systems]
     assert [s.bleu for s in got.systems] == [s.bleu for s in report.systems]
 
@@ -121,7 +121,9 @@ def test_score_columns_of_a_hugging_face_dataset(scorer, sample, report):
     assert dataset.column_names == list(sample)  # a Dataset is not changed: a new one
     assert out.column_names == list(sample) + ["fluent_ktr", "fluent_precision", "fluent_f"]
     assert out["fluent_ktr"] == [s.score for s in report.systems[0].sentences]
-    assert out["fluent_f"] == pytest.approx([s.figures(report.systems[0].how).f for s in report.systems[0].sentences])
+    assert out["fluent_f"] == pytest.approx(
+        [s.figures(report.systems[0].averaging).f for s in report.systems[0].sentences]
+    )
     assert got.systems[0].ktr == report.systems[0].ktr and got.systems[0].bleu is None
     again, _ = score_columns(out, "ko", "fluent", scorer=scorer)  # scoring again replaces the columns
     assert again.column_names == out.column_names

@@ -30,14 +30,14 @@ def test_each_lines_f_is_the_one_the_corpus_f_averages(kiwi, sample, aggregation
     sources, salad = sample
     report = Scorer(Config(aggregation=aggregation), analyzer=kiwi).score(sources, {"salad": salad})
     (system,) = report.systems
-    rows = sentence_rows(system.name, system.how, system.sentences)
+    rows = sentence_rows(system.name, system.averaging, system.sentences)
     fs = [row["f"] for row in rows if row["f"] is not None]
     assert sum(fs) / len(fs) == pytest.approx(system.f, abs=1e-12)
     tsv = as_tsv(report).splitlines()
     column = tsv[0].split("\t").index("f")
     assert [float(line.split("\t")[column]) for line in tsv[1:]] == pytest.approx([round(f, 4) for f in fs])
     if aggregation == "weighted":  # the two Fs differ on this output: the test tells them apart
-        unweighted = [s.figures(Aggregation("macro", beta=system.how.beta)).f for s in system.sentences]
+        unweighted = [s.figures(Aggregation("macro", beta=system.averaging.beta)).f for s in system.sentences]
         assert [f for f in unweighted if f is not None] != pytest.approx(fs)
 
 

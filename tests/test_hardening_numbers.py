@@ -12,17 +12,23 @@ counted, not timed: the calls it makes grow as a line's numbers, not as their cu
 
 from __future__ import annotations
 
+import json
 import sys
+from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ktr.cli.main import main
+from ktr.english.number_expressions import english_spans
+from ktr.english.tokens import tokenize
 from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword, extract, load_tagset
 from ktr.matching import numbers
 from ktr.matching.numbers import _RELATIVE as _relative_words
 from ktr.matching.numbers import DATE_UNITS, _is_number, _surface, korean_value
+from tests.conftest import write
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -177,3 +183,49 @@ def test_the_work_of_grouping_grows_as_the_numbers_of_a_line(kiwi, table):
     and 199 s for a thousand numbers)."""
     small, large = calls_to_group(kiwi, table, 150), calls_to_group(kiwi, table, 300)
     assert large / small < 2.5
+
+
+# ---------------------------------------------------------------------------------------------
+# numbers past what Decimal holds: no line stops the run
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100000000000000000000000000000 7",  # 30 digits and a number: decimal.InvalidOperation
+        "1" * 40,
+        "9" * 100_000 + "만",  # a value past Decimal's exponent times a unit: decimal.Overflow
+        ",".join(["999"] * 1000),
+    ],
+)
+def test_a_number_of_more_digits_than_decimal_holds_is_no_number(text):
+    assert korean_value(text) is None
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("1" * 28, Decimal("1" * 28)), ("3억 5천만", Decimal(350_000_000)), ("1,000,000", Decimal(10**6))],
+)
+def test_numbers_within_decimal_precision_keep_their_value(text, value):
+    assert korean_value(text) == value
+
+
+def test_an_english_number_never_overflows():
+    """A million 9s, and "5 million million ..." 170,000 times, raised decimal.Overflow."""
+    assert english_spans(tokenize("I saw " + "9" * 1_000_000 + " people")) == []
+    spans = english_spans(tokenize("5 " + "million " * 170_000))
+    assert sorted(spans[0].keys) == ["n:5" + "0" * 60]  # multiplied until past 10**60, the next ones alone
+    assert [sorted(s.keys) for s in english_spans(tokenize("5 million million and 2.5"))] == [
+        ["n:5000000000000"],
+        ["n:2.5"],
+    ]
+
+
+def test_a_line_with_a_huge_number_is_scored_with_the_others(tmp_path, capsys):
+    src = write(tmp_path / "src.ko", "100000000000000000000000000000 7명\n학생 7명이 왔다.\n")
+    hyp = write(tmp_path / "out.en", "x\nSeven students came.\n")
+    code = main(["score", "-s", str(src), "-t", str(hyp), "-f", "json", "--sentences"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    segments = json.loads(out)["systems"][0]["segments"]
+    assert [s["score"] for s in segments] == [0.0, 1.0]

@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 from itertools import accumulate
 
-from ktr.english.number_expressions import value_key
+from ktr.english.number_expressions import read_digits, value_key
 from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword
 
@@ -86,10 +86,9 @@ def _tokens(text: str, allow_sino: bool) -> Iterator[tuple[int, Part | None]]:
             continue
         m = _DIGITS.match(text, i)
         if m:
-            try:
-                yield m.end(), ("num", Decimal(m.group().replace(",", "")))
-            except InvalidOperation:
-                yield m.end(), None
+            value = read_digits(m.group())
+            yield m.end(), None if value is None else ("num", value)
+            if value is None:
                 return
             i = m.end()
             continue
@@ -132,7 +131,7 @@ def _step(state: State, part: Part) -> State | None:
     if kind == "num":
         if current is None:
             current = value
-        elif current % 10 == 0 and 0 < value < 10 and current < 100:  # 스물 + 다섯
+        elif current < 100 and 0 < value < 10 and current % 10 == 0:  # 스물 + 다섯
             current += value
         else:
             return None  # two numbers in a row: "3 5"

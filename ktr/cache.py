@@ -65,12 +65,18 @@ def write_json(path: Path, value: Any, **options: Any) -> bool:
 
 
 def _cannot_write(folder: Path, exc: OSError) -> None:
+    cannot_write(folder, str(exc.strerror or exc))
+
+
+def cannot_write(folder: Path, reason: str) -> None:
+    """Say once per process that the cache in ``folder`` cannot be written (``reason``: the
+    system's or SQLite's words), and that ktr goes on without it."""
     global _warned
     if _warned:
         return
     _warned = True
     warnings.warn(
-        f"cannot write the cache in {folder} ({exc.strerror or exc}): going on without it, so what it holds "
+        f"cannot write the cache in {folder} ({reason}): going on without it, so what it holds "
         "is built again on every run (KTR_CACHE_DIR names another folder)",
         CacheWarning,
         stacklevel=4,

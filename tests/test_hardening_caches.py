@@ -20,7 +20,7 @@ import pytest
 
 from ktr.english import relations
 from tests.conftest import ROOT
-from tests.test_hardening_config import cache_warning, files_in, ktr, read_only
+from tests.test_config import cache_warning, files_in, ktr, read_only
 
 SAMPLE = ROOT / "ktr" / "sample"
 PAIRS = [

@@ -99,11 +99,12 @@ class _Named(Protocol):
     def __iter__(self) -> Any: ...
 
 
-def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> None:
+def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> list[tuple[str, bool]]:
     """An input warning for a source whose lines mostly have no Hangul, and for each output
     whose lines are mostly Hangul (:func:`ktr.textio.language_warning`): each would score near 0.
     A file indexed for a cluster (or a URL) is not read again: its first lines were kept when it
-    was checked (``head``). A table's columns are not looked at."""
+    was checked (``head``). A table's columns are not looked at. Returns the files warned of, as
+    (name, whether read as the Korean source)."""
     import warnings
 
     from ktr.errors import InputWarning
@@ -111,6 +112,7 @@ def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> N
 
     files = ([(source, True)] if source is not None else []) + [(f, False) for f in outputs]
     warned = set()
+    found: list[tuple[str, bool]] = []
     for f, korean in files:
         if (f.name, korean) in warned:
             continue  # a file given twice is warned of once
@@ -121,6 +123,8 @@ def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> N
         message = language_warning(f.name, iter(f) if lines is None else lines, korean)
         if message is not None:
             warnings.warn(message, InputWarning, stacklevel=2)
+            found.append((f.name, korean))
+    return found
 
 
 class NamedFile:

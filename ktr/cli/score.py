@@ -16,6 +16,7 @@ from ktr.cli.common import (
     engine_from,
     warn_of_language,
 )
+from ktr.controls import shown
 from ktr.errors import KtrError, UsageError
 
 if TYPE_CHECKING:
@@ -52,9 +53,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="paired bootstrap test of each system against the first (adds intervals)",
     )
     p.add_argument(
-        "--bootstrap-resamples", type=int, default=1000, metavar="N", help="resamples (at most 1000000; default 1000)"
+        "--bootstrap-resamples",
+        type=int,
+        metavar="N",
+        help=f"resamples of --confidence or --paired-bs (at most 1000000; default {RESAMPLES})",
     )
-    p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default 12345)")
+    p.add_argument(
+        "--seed", type=int, help=f"random seed of the resampling of --confidence or --paired-bs (default {SEED})"
+    )
     p.add_argument(
         "-j",
         "--jobs",
@@ -70,6 +76,34 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     g.add_argument("--reference-column", nargs="+", metavar="NAME", help="its columns of references")
     add_engine_arguments(p, shards=True)
     p.set_defaults(func=run)
+
+
+#: the resampling's defaults, when --confidence or --paired-bs asks for one
+RESAMPLES, SEED = 1000, 12345
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Options that cannot go together, or that do nothing without another: a usage error each,
+    before anything is read."""
+    if args.explain and args.format == "tsv":
+        raise UsageError(
+            "--explain is a text report, and -f tsv has a row per sentence already: drop one "
+            "(or -f json --explain: every keyword's detail in the JSON)"
+        )
+    if args.sample and (args.src or args.hyp):
+        raise UsageError("--sample scores the embedded sample: -s and -t go without it (-r may replace its reference)")
+    if not (args.confidence or args.paired_bs):
+        given = [
+            o for o, v in (("--bootstrap-resamples", args.bootstrap_resamples), ("--seed", args.seed)) if v is not None
+        ]
+        if given:
+            raise UsageError(
+                f"{' and '.join(given)} set the resampling of --confidence or --paired-bs: add one of them"
+            )
+    if args.bootstrap_resamples is None:
+        args.bootstrap_resamples = RESAMPLES
+    if args.seed is None:
+        args.seed = SEED
 
 
 def _system_name(path: str, taken: set[str]) -> str:
@@ -90,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from ktr.scoring.scorer import RunOptions, Scorer
     from ktr.scoring.significance import Resampling
 
+    _check_options(args)
     engine = engine_from(args)
     if args.source_column or args.system_column or args.reference_column:
         inputs = _table(args)
@@ -100,21 +135,28 @@ def run(args: argparse.Namespace) -> int:
         jobs, capped = capped_jobs(args.jobs)
         if capped:
             print(f"ktr: warning: {capped}", file=sys.stderr)
+    warned = warn_of_language(inputs.source, inputs.systems.values())
+    if any(korean for _, korean in warned) and any(not korean for _, korean in warned):
+        raise KtrError(
+            f"the source and an output look swapped ({shown(inputs.source.name)} has no Hangul, "
+            f"{shown(next(n for n, korean in warned if not korean))} is mostly Hangul): "
+            "-s takes the Korean source, -t the English output"
+        )
     scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
-    warn_of_language(inputs.source, inputs.systems.values())
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:
         bootstrap = Resampling(args.bootstrap_resamples, args.seed, paired=args.paired_bs)
     report = scorer.score_inputs(inputs, RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap))
-    if args.explain:
+    if args.explain and args.format == "text":  # each sentence's keywords, then the corpus table
         from ktr.reports.explain import as_explain
 
         systems = {n: list(f) for n, f in inputs.systems.items()}
-        sys.stdout.write(as_explain(report, list(inputs.source), systems))
-    elif args.format == "json":
+        sys.stdout.write(as_explain(report, list(inputs.source), systems, signature=False))
+        sys.stdout.write(as_text(report, sentences=args.sentences))
+    elif args.format == "json":  # --explain: each keyword's detail is the sentences'
         extra = {"engine": engine_field(engine)} if engine.distributed else None  # and where it ran
-        sys.stdout.write(as_json(report, sentences=args.sentences, extra=extra) + "\n")
+        sys.stdout.write(as_json(report, sentences=args.sentences or args.explain, extra=extra) + "\n")
     elif args.format == "tsv":
         sys.stdout.write(as_tsv(report))
     else:

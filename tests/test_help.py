@@ -80,7 +80,10 @@ def test_the_defaults_are_those_the_help_states():
     }
     unstated = {key: default for key, (default, said) in stated.items() if said is None}
     assert unstated == {
-        **{("score", d): False for d in ("sentences", "explain", "sample", "confidence", "paired_bs", "resume")},
+        **{
+            ("score", d): False
+            for d in ("sentences", "explain", "sample", "quiet", "confidence", "paired_bs", "resume")
+        },
         ("score", "format"): "text",
         ("run", "quiet"): False,
         ("run", "overwrite"): False,

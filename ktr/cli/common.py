@@ -4,7 +4,9 @@ warning for an input in the other language."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ktr.config import Config
@@ -137,3 +139,49 @@ class NamedFile:
         from ktr.textio import lines_of
 
         return lines_of(self.name)
+
+
+def on_terminal(quiet: bool) -> bool:
+    """Whether to show progress: standard error is a terminal and ``-q`` was not given (piped or
+    redirected, a command prints no progress at all)."""
+    import sys
+
+    return not quiet and sys.stderr.isatty()
+
+
+class _Building(logging.Handler):
+    """Says once, on standard error, that a table is being built into the cache (a first run)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.said = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        import sys
+
+        if not self.said:
+            self.said = True
+            folder = record.args[1] if isinstance(record.args, tuple) and len(record.args) > 1 else "the cache"
+            print(
+                f"ktr: a first run: building the tables ktr keeps in {folder} from the lexicons and "
+                "WordNet (once; later runs read them)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+@contextmanager
+def building_said(show: bool) -> Iterator[None]:
+    """Meanwhile, with ``show``, the first table built into the cache is announced in one line."""
+    if not show:
+        yield
+        return
+    log = logging.getLogger("ktr.cache")
+    handler, level = _Building(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)

@@ -11,9 +11,11 @@ from ktr.cli.common import (
     EXIT_FAILED_LINES,
     EXIT_OK,
     add_engine_arguments,
+    building_said,
     config_from,
     engine_field,
     engine_from,
+    on_terminal,
     warn_of_language,
 )
 from ktr.controls import shown
@@ -46,6 +48,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)",
     )
     p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress on a terminal (a bar of lines scored, a line when a first run builds tables)",
+    )
     p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
     p.add_argument(
         "--paired-bs",
@@ -120,6 +128,7 @@ def _system_name(path: str, taken: set[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ktr.execution.jobs import capped_jobs
+    from ktr.progress import Progress
     from ktr.reports.formats import as_json, as_text, as_tsv
     from ktr.scoring.scorer import RunOptions, Scorer
     from ktr.scoring.significance import Resampling
@@ -142,12 +151,16 @@ def run(args: argparse.Namespace) -> int:
             f"{shown(next(n for n, korean in warned if not korean))} is mostly Hangul): "
             "-s takes the Korean source, -t the English output"
         )
-    scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
+    show = on_terminal(args.quiet) and not engine.distributed  # the Dask engine shows its own bar
+    with building_said(show):
+        scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:
         bootstrap = Resampling(args.bootstrap_resamples, args.seed, paired=args.paired_bs)
-    report = scorer.score_inputs(inputs, RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap))
+    with Progress(quiet=not show).bar("scoring", inputs.source.lines) as bar, building_said(show):
+        options = RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap, progress=bar.update)
+        report = scorer.score_inputs(inputs, options)
     if args.explain and args.format == "text":  # each sentence's keywords, then the corpus table
         from ktr.reports.explain import as_explain
 

@@ -24,7 +24,53 @@ def config_from(args: argparse.Namespace) -> Config:
         config = config.replace(analyzer=args.analyzer)
     if getattr(args, "headline", None):
         config = config.replace(headline=args.headline)
+    stages, dropped = getattr(args, "stages", None), getattr(args, "no_stage", None) or []
+    if stages is not None or dropped:
+        config = config.replace(matching=matching_stages(config.matching, stages, dropped))
     return config
+
+
+def add_stage_arguments(p: argparse.ArgumentParser) -> None:
+    """--stages LIST and --no-stage NAME: the config's matching cascade from the command line."""
+    from ktr.config import MATCH_STAGES
+
+    names = ", ".join(MATCH_STAGES)
+    p.add_argument(
+        "--stages",
+        metavar="LIST",
+        help=f"the matching stages to run, comma-separated, in this order (replaces the config's; of: {names})",
+    )
+    p.add_argument(
+        "--no-stage",
+        action="append",
+        metavar="NAME",
+        help="leave a matching stage out of the config's cascade (repeatable): --no-stage semantic",
+    )
+
+
+def matching_stages(matching: tuple[str, ...], stages: str | None, dropped: list[str]) -> tuple[str, ...]:
+    """The cascade ``--stages`` names (else the config's ``matching``), without the ``--no-stage``
+    ones; a name that is no stage, or not in the cascade, is a usage error."""
+    from ktr.config import MATCH_STAGES
+    from ktr.errors import UsageError
+
+    valid = ", ".join(MATCH_STAGES)
+    if stages is not None:
+        matching = tuple(s.strip() for s in stages.split(","))
+        for s in matching:
+            if s not in MATCH_STAGES:
+                raise UsageError(f"--stages: {s!r} is no matching stage; choose from: {valid}")
+            if matching.count(s) > 1:
+                raise UsageError(f"--stages: {s} given more than once; each stage runs once")
+    for s in dropped:
+        if s not in MATCH_STAGES:
+            raise UsageError(f"--no-stage: {s!r} is no matching stage; choose from: {valid}")
+        if s not in matching:
+            raise UsageError(f"--no-stage {s}: not among the stages run ({', '.join(matching)})")
+    kept = tuple(s for s in matching if s not in dropped)
+    if not kept:
+        raise UsageError("no matching stage left to run: keep at least one (exact, say)")
+    return kept
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, shards: bool = False) -> None:

@@ -11,6 +11,7 @@ from ktr.cli.common import (
     EXIT_FAILED_LINES,
     EXIT_OK,
     add_engine_arguments,
+    add_stage_arguments,
     building_said,
     config_from,
     engine_field,
@@ -35,6 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-r", "--ref", nargs="+", help="reference translation(s): adds BLEU and chrF")
     p.add_argument("-c", "--config", help="YAML config (see configs/default.yaml)")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
+    add_stage_arguments(p)
     p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
     p.add_argument(

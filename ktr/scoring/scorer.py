@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -56,12 +56,14 @@ class RunOptions:
     not grow with the corpus; ``report.systems[i].sentences`` is then empty). ``statistics``:
     each line's counts and sacreBLEU statistics, for a bootstrap later
     (:func:`~ktr.scoring.significance.bootstrap_report`). ``bootstrap``: intervals (and paired
-    tests) computed as the run ends, recorded in the signature."""
+    tests) computed as the run ends, recorded in the signature. ``progress``: called with the
+    number of source lines of each stretch as it is scored (a progress bar's update)."""
 
     details: bool = True
     keep_sentences: bool = True
     statistics: bool = False
     bootstrap: Resampling | None = None
+    progress: Callable[[int], None] | None = None
 
     @property
     def keeps_statistics(self) -> bool:
@@ -366,6 +368,8 @@ class Scorer:
                     if options.keeps_statistics:
                         lines[name].add(sentence)
             messages.add(notes)
+            if options.progress is not None:
+                options.progress(max((len(sentences) for sentences in found.values()), default=0))
         messages.emit(stacklevel=3)
         results = []
         signatures = None

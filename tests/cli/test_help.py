@@ -71,8 +71,6 @@ def test_the_defaults_are_those_the_help_states():
             if a.default is not None and a.dest != "help":
                 stated[command, a.dest] = (a.default, found.group(1) if found else None)
     assert {key: (default, said) for key, (default, said) in stated.items() if said is not None} == {
-        ("score", "bootstrap_resamples"): (1000, "1000"),
-        ("score", "seed"): (12345, "12345"),
         ("score", "jobs"): (1, "1"),
         ("score", "engine"): ("local", "local"),
         ("run", "jobs"): (1, "1"),
@@ -82,7 +80,10 @@ def test_the_defaults_are_those_the_help_states():
     }
     unstated = {key: default for key, (default, said) in stated.items() if said is None}
     assert unstated == {
-        **{("score", d): False for d in ("sentences", "explain", "sample", "confidence", "paired_bs", "resume")},
+        **{
+            ("score", d): False
+            for d in ("sentences", "explain", "sample", "quiet", "confidence", "paired_bs", "resume", "score_only")
+        },
         ("score", "format"): "text",
         ("run", "quiet"): False,
         ("run", "overwrite"): False,

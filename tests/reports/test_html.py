@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import KEYS, Browser
+from tests.browser import KEYS, Browser, chromium_env
 
 # slow: a headless Chromium on the report of ktr run
 pytestmark = pytest.mark.slow
@@ -41,7 +41,7 @@ def render(chromium, url, tmp_path):
             "--disable-gpu",
             "--no-first-run",
             "--disable-extensions",
-            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--user-data-dir={tmp_path / 'profile' / 'data'}",
             "--enable-logging=stderr",
             "--v=0",
             "--host-resolver-rules=MAP * ~NOTFOUND",  # any request off the machine fails, and is logged
@@ -51,6 +51,7 @@ def render(chromium, url, tmp_path):
         capture_output=True,
         text=True,
         timeout=180,
+        env=chromium_env(tmp_path / "profile"),  # nothing written in the home folder
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout, [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
@@ -74,7 +75,8 @@ def test_report_loads_with_table_and_highlighted_sentence(chromium, demo_run, tm
     table = table[: table.index("</table>")]
     fluent = json.loads((demo_run[0] / "results.json").read_text(encoding="utf-8"))["variants"][0]["systems"][0]
     low, high = fluent["ktr_ci"]
-    assert f"<td>fluent (baseline)</td><td>{fluent['ktr']:.4f}</td><td>[{low:.4f}, {high:.4f}]</td>" in table
+    cells = f'<td>fluent (baseline)</td><td>{fluent["ktr"]:.4f}</td><td class="ci">[{low:.4f}, {high:.4f}]</td>'
+    assert cells in table
     assert table.count("<tr>") == 4
     assert "<svg" in dom and "transfer rate by keyword class" in dom
 

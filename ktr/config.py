@@ -63,9 +63,8 @@ class Config:
     """Matching stages, in cascade order (:data:`ktr.matching.registry.STAGES`): exact,
     inflection, derivation (WordNet), synonym (WordNet), idiom, construction, number,
     transliteration, semantic (an embedding model, on what the others left). Each stage's own
-    options (``semantic_threshold``, ``synonym_senses``...) are keys of the config too, declared
-    by the stage (docs/configuration.md lists them), held in :attr:`options` and read as
-    attributes (``config.semantic_threshold``)."""
+    options are keys of the config too, declared by the stage (docs/configuration.md lists
+    them), held in :attr:`options` and read as attributes of the config."""
     aggregation: str = "macro"
     """Headline corpus score: macro (mean of sentence scores, the paper), micro (all keywords
     pooled) or weighted (mean of sentence scores with keywords weighted by class)."""
@@ -87,7 +86,7 @@ class Config:
     in-process; unset: the backend's default (60 for the KoNLPy backends, 0 for kiwi and mecab)."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The matching stages' options (key → value), every registered stage's, at their defaults
-    unless given: ``Config(semantic_threshold=0.6)`` and YAML's ``semantic_threshold: 0.6`` set one."""
+    unless given: ``Config(KEY=VALUE)`` and YAML's ``KEY: VALUE`` set one."""
 
     def __init__(self, **values: Any) -> None:
         """The fields as given (the rest at their defaults); any other key is a stage's option."""
@@ -103,7 +102,7 @@ class Config:
         self.__post_init__()
 
     def __getattr__(self, name: str) -> Any:
-        """A stage's option as an attribute (``config.semantic_threshold``)."""
+        """A stage's option as an attribute (``config.KEY``)."""
         options = self.__dict__.get("options")
         if options is not None and name in options:
             return options[name]

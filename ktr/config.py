@@ -13,14 +13,16 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ktr.errors import ConfigError, brief
 from ktr.korean.keywords import CLASSES
 from ktr.matching.registry import DEFAULT_CASCADE, STAGES
-from ktr.matching.stage import stage_options
+
+if TYPE_CHECKING:
+    from ktr.matching.stage import Option
 from ktr.textio import invalid_utf8
 
 AGGREGATIONS = ("macro", "micro", "weighted")
@@ -93,7 +95,7 @@ class Config:
         for f in _FIELDS.values():
             if f.name != "options":
                 object.__setattr__(self, f.name, values.pop(f.name) if f.name in values else _default(f))
-        known = stage_options()
+        known = _stage_options()
         given = {**values.pop("options", {}), **values}
         for key in given:
             if key not in known:
@@ -139,7 +141,7 @@ class Config:
             _choice("matching", name, STAGES)
         if twice := sorted({s for s in self.matching if self.matching.count(s) > 1}):
             raise ConfigError(f"matching: {', '.join(twice)} given more than once; each stage runs once")
-        for key, option in stage_options().items():
+        for key, option in _stage_options().items():
             if problem := option.problem(self.options[key]):
                 raise ConfigError(f"{key}: {problem}")
         if not self.lexicons:
@@ -158,7 +160,7 @@ class Config:
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> Config:
         if not isinstance(data, dict):
             raise ConfigError(f"{where}: expected a mapping of options, got {type(data).__name__}")
-        options = stage_options()
+        options = _stage_options()
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key in _FIELDS and key != "options":
@@ -185,6 +187,14 @@ class Config:
 _FIELDS = {f.name: f for f in dataclasses.fields(Config)}
 
 
+def _stage_options() -> dict[str, Option]:
+    """Every registered stage's options (:func:`ktr.matching.stage.stage_options`): the stages'
+    modules are imported when a config is first made, not when ktr is."""
+    from ktr.matching.stage import stage_options
+
+    return stage_options()
+
+
 def _default(f: dataclasses.Field[Any]) -> Any:
     return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
 
@@ -195,7 +205,7 @@ def _rebuild(values: dict[str, Any]) -> Config:
 
 def valid_keys() -> list[str]:
     """The keys a config may have: its fields and every registered stage's options."""
-    return [name for name in _FIELDS if name != "options"] + list(stage_options())
+    return [name for name in _FIELDS if name != "options"] + list(_stage_options())
 
 
 def _typed(where: str, key: str, value: Any, default: Any) -> Any:

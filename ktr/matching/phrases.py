@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from ktr.errors import brief
 from ktr.lexicon import Lexicon
-from ktr.matching.candidate import Candidate
+from ktr.matching.candidate import Candidate, Refusal
 from ktr.matching.stage import Option, Stage
 from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
@@ -170,13 +170,38 @@ class SynonymStage(_EitherWay):
 
     @classmethod
     def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
-        from ktr.lexicon.expand import synonym_table
+        from ktr.lexicon.expand import rare_synonym_table, synonym_table
 
-        return synonym_table(lexicon, settings["synonym_senses"], settings["expanded_equivalents"])
+        senses, equivalents = settings["synonym_senses"], settings["expanded_equivalents"]
+        return SynonymTable(
+            synonym_table(lexicon, senses, equivalents), rare_synonym_table(lexicon, senses, equivalents)
+        )
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
-        return _wordnet(settings, "syn")
+        from ktr.lexicon.expand import SYNONYM_RULES
+
+        return _wordnet(settings, "syn", f"/{SYNONYM_RULES}")
+
+    def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        """A synonym of an equivalent; a lemma of its synsets that means that sense only rarely
+        ("learned" for 가르치다, teach) is shown refused where the output has it."""
+        for word in targets.rare:
+            places = v.positions.get(word, ()) or v.base_positions(word) if " " not in word else ()
+            for i in places:
+                v.refuse(Refusal(k, v.tokens[i], i, i + 1, self.name, f"a rare sense of {word}"))
+        return super().propose(k, targets, v)
+
+
+class SynonymTable(dict[tuple[str, str], tuple[str, ...]]):
+    """The synonyms of each entry (lemma, class), with the lemmas left out for being a rare sense
+    of their own (:attr:`rare`)."""
+
+    def __init__(
+        self, synonyms: Mapping[tuple[str, str], tuple[str, ...]], rare: Mapping[tuple[str, str], tuple[str, ...]]
+    ):
+        super().__init__(synonyms)
+        self.rare = dict(rare)
 
 
 class IdiomStage(_EitherWay):

@@ -35,6 +35,9 @@ class Targets:
     spelled: str = ""
     name: bool = False  # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
+    #: lemmas of an equivalent's synsets left out of ``synonyms`` for being a rare sense of their
+    #: own (:func:`ktr.lexicon.expand.rare_synonyms_of`): shown refused where the output has one
+    rare: tuple[str, ...] = field(default=(), compare=False)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
@@ -137,6 +140,7 @@ class KeywordTargets:
             spelled=spelled,
             name=name,
             derivations=self.derivations.get(entry, ()) if entry else (),
+            rare=getattr(self.synonyms, "rare", {}).get(entry, ()) if entry else (),
             lemma=keyword.lemma,
             cls=keyword.cls,
         )

@@ -355,6 +355,8 @@ class Pipeline:
                 found = list(missed)  # then the transferred ones replaced
                 for i, cand in chosen.items():
                     found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end), cand.confidence)
+                for i, refusals in getattr(chosen, "refused", {}).items():
+                    found[i] = found[i]._replace(refused=tuple(refusals))
                 results = tuple(found)
             # a line the analyzer failed on has no keywords to trace the output to: no words counted
             spans = {with_counted(tokens, c.start, c.end, targets[i].counted) for i, c in chosen.items()}

@@ -148,6 +148,65 @@ def derivations_of(wn: WordNet, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def derivation_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The derivations of ``lexicon``'s (first ``equivalents``) equivalents, from the cache when computed before."""
-    return _cached("derivations", lexicon, senses, derivations_of, equivalents)
+def derivation_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> DerivationTable:
+    """The derivations of ``lexicon``'s (first ``equivalents``) equivalents, less those that say
+    the other side of what the entry says (:func:`converse_derivations`, kept apart with their
+    reasons as :attr:`DerivationTable.refused`), from the cache when computed before."""
+    table = _cached("derivations", lexicon, senses, derivations_of, equivalents)
+    key = (
+        f"{CONVERSE_RULES}|{EXPANSION_VERSION}.{RULES}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
+    )
+    rows = cached_json(
+        "derivation-converses",
+        key,
+        lambda: [[lemma, c, word, why] for (lemma, c), word, why in converse_derivations(lexicon, table)],
+    )
+    refused: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for lemma, c, word, why in rows:
+        refused.setdefault((lemma, c), []).append((word, why))
+    kept = {}
+    for entry, words in table.items():
+        out = {w for w, _ in refused.get(entry, ())}
+        if left := tuple(w for w in words if w not in out):
+            kept[entry] = left
+    return DerivationTable(kept, {entry: tuple(pairs) for entry, pairs in refused.items()})
+
+
+#: the rule of :func:`converse_derivations`, in the derivation stage's signature
+CONVERSE_RULES = "conv1"
+
+
+class DerivationTable(dict[tuple[str, str], tuple[str, ...]]):
+    """The derivations of each entry (lemma, class), with those refused as the other side of what
+    the entry says (:attr:`refused`: entry → (word, reason) pairs)."""
+
+    def __init__(
+        self,
+        derivations: dict[tuple[str, str], tuple[str, ...]],
+        refused: dict[tuple[str, str], tuple[tuple[str, str], ...]],
+    ):
+        super().__init__(derivations)
+        self.refused = refused
+
+
+def converse_derivations(
+    lexicon: Lexicon, table: dict[tuple[str, str], tuple[str, ...]]
+) -> list[tuple[tuple[str, str], str, str]]:
+    """The derivations of ``table`` that WordNet relates to one of the entry's first three
+    equivalents (single words, in their main senses: :func:`ktr.english.relations.kin`) as a
+    converse or an antonym, with the reason: "be taught", one of 배우다's equivalents, brings
+    *taught* and *teach*, and teaching is what causes another to learn, 배우다's first
+    equivalent. (entry, word, reason) triples."""
+    from ktr.english.relations import kin
+
+    entries = {(entry.lemma, entry.cls): entry.equivalents for entry in lexicon}
+    refused = []
+    for key, words in table.items():
+        mains = [e.lower() for e in entries.get(key, ())[:3] if e.isalpha()]
+        pos = WORDNET_POS.get(key[1], "")
+        for word in words:
+            for main in mains:
+                if (kind := kin(word, main, pos=pos)) in ("converse", "antonym"):
+                    refused.append((key, word, f"{kind} of {main}"))
+                    break
+    return refused

@@ -186,11 +186,18 @@ class SynonymStage(_EitherWay):
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         """A synonym of an equivalent; a lemma of its synsets that means that sense only rarely
         ("learned" for 가르치다, teach) is shown refused where the output has it."""
-        for word in targets.rare:
-            places = v.positions.get(word, ()) or v.base_positions(word) if " " not in word else ()
-            for i in places:
-                v.refuse(Refusal(k, v.tokens[i], i, i + 1, self.name, f"a rare sense of {word}"))
+        refuse_left_out(self.name, k, targets, v)
         return super().propose(k, targets, v)
+
+
+def refuse_left_out(stage: str, k: int, targets: Targets, v: SentenceView) -> None:
+    """Record in ``v`` the words of ``stage`` that its table left out for keyword ``k``
+    (:attr:`~ktr.matching.targets.Targets.refused`) where the output has them, as written or inflected."""
+    for word, how, why in targets.refused:
+        if how != stage or " " in word:
+            continue
+        for i in v.positions.get(word, ()) or v.base_positions(word):
+            v.refuse(Refusal(k, v.tokens[i], i, i + 1, stage, why))
 
 
 class SynonymTable(dict[tuple[str, str], tuple[str, ...]]):
@@ -244,5 +251,12 @@ class DerivationStage(_EitherWay):
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
         from ktr.english.derivation import RULES
+        from ktr.lexicon.expand import CONVERSE_RULES
 
-        return _wordnet(settings, "der", f"/drv{RULES}")
+        return _wordnet(settings, "der", f"/drv{RULES}/{CONVERSE_RULES}")
+
+    def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        """A derivation of an equivalent; one that says the other side of what the entry says
+        ("teach", from 배우다's "be taught") is shown refused where the output has it."""
+        refuse_left_out(self.name, k, targets, v)
+        return super().propose(k, targets, v)

@@ -35,9 +35,12 @@ class Targets:
     spelled: str = ""
     name: bool = False  # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
-    #: lemmas of an equivalent's synsets left out of ``synonyms`` for being a rare sense of their
-    #: own (:func:`ktr.lexicon.expand.rare_synonyms_of`): shown refused where the output has one
-    rare: tuple[str, ...] = field(default=(), compare=False)
+    #: words left out of ``synonyms`` and ``derivations`` as not meaning what the entry says, each
+    #: (word, stage, reason): a lemma of an equivalent's synset in a rare sense of its own
+    #: (:func:`ktr.lexicon.expand.rare_synonyms_of`), a derivation that is a converse of an
+    #: equivalent (:func:`ktr.lexicon.expand.converse_derivations`); shown refused where the
+    #: output has one
+    refused: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
@@ -98,6 +101,15 @@ class KeywordTargets:
         self.constructions = constructions or {}  # a construction's name -> its realizations
         self.numbers, self.sounds = numbers, sounds
 
+    def _refused(self, entry: tuple[str, str]) -> tuple[tuple[str, str, str], ...]:
+        """The words the synonym and derivation tables left out for ``entry``, with the stage and why."""
+        rare = getattr(self.synonyms, "rare", {}).get(entry, ())
+        converse = getattr(self.derivations, "refused", {}).get(entry, ())
+        return (
+            *((w, "synonym", f"a rare sense of {w}") for w in rare),
+            *((w, "derivation", why) for w, why in converse),
+        )
+
     def lookup(self, keyword: Keyword) -> Lookup | None:
         """The lexicon entry of a keyword (a written number is its own equivalent), or None."""
         if keyword.tag == "construction":  # a unit of ktr/lexicon/constructions.py
@@ -140,7 +152,7 @@ class KeywordTargets:
             spelled=spelled,
             name=name,
             derivations=self.derivations.get(entry, ()) if entry else (),
-            rare=getattr(self.synonyms, "rare", {}).get(entry, ()) if entry else (),
+            refused=self._refused(entry) if entry else (),
             lemma=keyword.lemma,
             cls=keyword.cls,
         )

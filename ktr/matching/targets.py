@@ -41,6 +41,10 @@ class Targets:
     #: equivalent (:func:`ktr.lexicon.expand.converse_derivations`); shown refused where the
     #: output has one
     refused: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
+    #: for a name: the English of every proper noun of the lexicon (lower case) → its Korean
+    #: lemmas, shared by all keywords: a word the lexicon gives another name is not this one
+    #: however it sounds (오스트리아 is not "Australia", 호주's)
+    others: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
@@ -100,6 +104,22 @@ class KeywordTargets:
         self.lexicon, self.synonyms, self.derivations = lexicon, synonyms, derivations or {}
         self.constructions = constructions or {}  # a construction's name -> its realizations
         self.numbers, self.sounds = numbers, sounds
+        self._names: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def names(self) -> Mapping[str, tuple[str, ...]]:
+        """The English of the lexicon's proper nouns, lower case, with their Korean lemmas (built
+        when a name first asks)."""
+        if self._names is None:
+            found: dict[str, list[str]] = {}
+            for entry in self.lexicon:
+                if entry.cls == "proper_noun":
+                    for english in entry.equivalents:
+                        lemmas = found.setdefault(" ".join(phrase(english)), [])
+                        if entry.lemma not in lemmas:
+                            lemmas.append(entry.lemma)
+            self._names = {english: tuple(lemmas) for english, lemmas in found.items() if english}
+        return self._names
 
     def _refused(self, entry: tuple[str, str]) -> tuple[tuple[str, str, str], ...]:
         """The words the synonym and derivation tables left out for ``entry``, with the stage and why."""
@@ -136,7 +156,8 @@ class KeywordTargets:
             return Targets(found.equivalents, numbers=number_keys, counted=counted, one=one)
         if found is None:
             word = keyword.lemma if sound or spelled else ""
-            return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name)
+            others = self.names if name and sound else {}
+            return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name, others=others)
         if found.via == "idiom":
             return Targets(idioms=found.equivalents)
         if found.via == "construction":
@@ -153,6 +174,7 @@ class KeywordTargets:
             name=name,
             derivations=self.derivations.get(entry, ()) if entry else (),
             refused=self._refused(entry) if entry else (),
+            others=self.names if name and sound else {},
             lemma=keyword.lemma,
             cls=keyword.cls,
         )

@@ -1,15 +1,18 @@
-"""How two English words are related in WordNet, for the semantic stage's evidence.
+"""How two English words are related in WordNet, for the stages that credit a word other than
+a lexicon equivalent.
 
 A translation may carry a keyword by a word close in meaning to its lexicon equivalents without
-being one of them: a more general or more specific noun ("athlete" for 선수, player; "hikers" for
-여행자, traveler). Embeddings see that closeness, but also the closeness of words that mean
-something else: an antonym ("loves" for 싫어하다, hate) or a sister term ("shoes" for 바지,
-pants), which is exactly what a wrong translation writes. :func:`relation` tells them apart by
-WordNet: the same synset, a hypernym or hyponym (nouns, two steps at most), a sister term (the
-same direct hypernym), an antonym, or none of these.
+being one of them ("modesty" for 겸손하다, humble). Embeddings see that closeness, but also the
+closeness of words that mean something else: an antonym ("loves" for 싫어하다, hate), a sister
+term ("tuesday" for 월요일, Monday), a part for the whole ("finger" for 손, hand), a converse
+("learned" for 가르치다, teach), which is exactly what a wrong translation writes. :func:`kin`
+tells them apart in the main senses of both words (the first two of each part of speech:
+"learn" is a synonym of "teach" only in its fifth); :func:`relation`, the semantic stage's
+version 3, over every sense (a synonym or hypernym in any sense still counts as evidence).
 
-WordNet is not read while scoring: its graph (each lemma's synsets; each synset's part of speech,
-hypernyms and antonyms) is built into a SQLite index once, kept in ktr's cache folder (keyed by
+WordNet is not read while scoring: its graph (each lemma's synsets in WordNet's order of senses;
+each synset's part of speech, hypernyms, antonyms, parts and wholes, what it entails or causes and
+its words' derivationally related forms) is built into a SQLite index once, kept in ktr's cache folder (keyed by
 WordNet's fingerprint; about 10 MB, built in a few seconds the first time), and read a word at a time,
 so a run that asks about a few words loads next to nothing. An inflected word is looked up by
 WordNet's own suffix rules (``athletes`` → athlete, ``hates`` → hate).

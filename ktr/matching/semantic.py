@@ -1,6 +1,6 @@
 """The ``semantic`` stage: a keyword's meaning said in other words.
 
-A fluent translation rewords: "made up his mind" for 결정하다, "hikers" for 여행자 (traveler),
+A fluent translation rewords: "made up his mind" for 결정하다, "modesty" for 겸손하다 (humble),
 "garbage" for 오물 (filth). The lexical stages find a keyword's equivalents, their inflections,
 synonyms and derivations; this stage comes after them and after the assignment, and looks for
 the keywords still missed on the words nobody took, by meaning (:mod:`ktr.embeddings`: an

@@ -1,15 +1,18 @@
-"""How two English words are related in WordNet, for the semantic stage's evidence.
+"""How two English words are related in WordNet, for the stages that credit a word other than
+a lexicon equivalent.
 
 A translation may carry a keyword by a word close in meaning to its lexicon equivalents without
-being one of them: a more general or more specific noun ("athlete" for 선수, player; "hikers" for
-여행자, traveler). Embeddings see that closeness, but also the closeness of words that mean
-something else: an antonym ("loves" for 싫어하다, hate) or a sister term ("shoes" for 바지,
-pants), which is exactly what a wrong translation writes. :func:`relation` tells them apart by
-WordNet: the same synset, a hypernym or hyponym (nouns, two steps at most), a sister term (the
-same direct hypernym), an antonym, or none of these.
+being one of them ("modesty" for 겸손하다, humble). Embeddings see that closeness, but also the
+closeness of words that mean something else: an antonym ("loves" for 싫어하다, hate), a sister
+term ("tuesday" for 월요일, Monday), a part for the whole ("finger" for 손, hand), a converse
+("learned" for 가르치다, teach), which is exactly what a wrong translation writes. :func:`kin`
+tells them apart in the main senses of both words (the first two of each part of speech:
+"learn" is a synonym of "teach" only in its fifth); :func:`relation`, the semantic stage's
+version 3, over every sense (a synonym or hypernym in any sense still counts as evidence).
 
-WordNet is not read while scoring: its graph (each lemma's synsets; each synset's part of speech,
-hypernyms and antonyms) is built into a SQLite index once, kept in ktr's cache folder (keyed by
+WordNet is not read while scoring: its graph (each lemma's synsets in WordNet's order of senses;
+each synset's part of speech, hypernyms, antonyms, parts and wholes, what it entails or causes and
+its words' derivationally related forms) is built into a SQLite index once, kept in ktr's cache folder (keyed by
 WordNet's fingerprint; about 10 MB, built in a few seconds the first time), and read a word at a time,
 so a run that asks about a few words loads next to nothing. An inflected word is looked up by
 WordNet's own suffix rules (``athletes`` → athlete, ``hates`` → hate).
@@ -26,11 +29,18 @@ import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from ktr.cache import cache_dir, cannot_write
 
 #: the index's layout; bump it when :func:`_fill` changes
-VERSION = 2
+VERSION = 3
+#: the synsets' table (part of the index's key with :data:`VERSION`, so that an index of another
+#: layout in a shared cache folder is never read for this one)
+_SYNSETS = (
+    "CREATE TABLE synsets (id INTEGER PRIMARY KEY, pos TEXT, hypernyms TEXT, antonyms TEXT,"
+    " parts TEXT, entails TEXT, derived TEXT)"
+)
 #: steps up or down WordNet's noun hierarchy within which a hypernym or hyponym counts
 HYPERNYM_STEPS = 2
 #: WordNet's detachment rules (NLTK's ``morphy``): suffix → replacement
@@ -41,20 +51,21 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
-Graph = tuple[dict[str, list[int]], list[tuple[int, str, str, str]]]
+Graph = tuple[dict[str, list[int]], list["Row"]]
 
 
 def _fill(db: sqlite3.Connection, graph: Graph) -> None:
     """WordNet's graph into an empty SQLite database: lemma → its synsets; per synset its part of
-    speech, hypernyms (with instance hypernyms) and its lemmas' antonyms' synsets; and how many
-    rows of each it holds, which a file read back must still hold (:func:`_valid`)."""
+    speech, hypernyms (with instance hypernyms), its lemmas' antonyms' synsets, its parts and
+    wholes, what it entails or causes and its words' derived forms' synsets; and how many rows of
+    each it holds, which a file read back must still hold (:func:`_valid`)."""
     lemmas, rows = graph
     with db:
         db.execute("CREATE TABLE lemmas (name TEXT PRIMARY KEY, synsets TEXT NOT NULL)")
-        db.execute("CREATE TABLE synsets (id INTEGER PRIMARY KEY, pos TEXT, hypernyms TEXT, antonyms TEXT)")
+        db.execute(_SYNSETS)
         db.execute("CREATE TABLE counts (lemmas INTEGER NOT NULL, synsets INTEGER NOT NULL)")
         db.executemany("INSERT INTO lemmas VALUES (?, ?)", ((k, _joined(v)) for k, v in lemmas.items()))
-        db.executemany("INSERT INTO synsets VALUES (?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO synsets VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("INSERT INTO counts VALUES (?, ?)", (len(lemmas), len(rows)))
 
 
@@ -108,18 +119,30 @@ def _open(path: Path) -> sqlite3.Connection | None:
     return None
 
 
-def _graph() -> tuple[dict[str, list[int]], list[tuple[int, str, str, str]]]:
+#: pointers between synsets read besides hypernyms and antonyms: a part or a whole (meronyms and
+#: holonyms: member, substance, part), what a verb entails or causes, and derivationally related forms
+_PARTS = frozenset({"%m", "%s", "%p", "#m", "#s", "#p"})
+_ENTAILS = frozenset({"*", ">"})
+
+Row = tuple[int, str, str, str, str, str, str]
+
+
+def _graph() -> tuple[dict[str, list[int]], list[Row]]:
     """WordNet's graph read from its data files (``data.noun`` ...; a line a synset: its words,
     then its pointers), as NLTK reads it: a hypernym (``@``, ``@i``) is a pointer between synsets
     (source and target ``0000``), an antonym (``!``) one between lemmas; an adjective's syntactic
     marker (``(a)``, ``(p)``, ``(ip)``) is not part of its lemma. Reading the files directly took
     2.9 s where NLTK's synset objects took 17 s, for the same graph: the same 147,306 lemmas and
     117,659 synsets, each with the same hypernyms and antonyms (compared whole when this was
-    written; tests/test_semantic.py compares 400 lemmas' synsets with NLTK's)."""
+    written; tests/test_semantic.py compares 400 lemmas' synsets with NLTK's). Each synset also
+    has its parts and wholes, what it entails or causes, and the synsets of its words'
+    derivationally related forms (``+``, from any of its words); each lemma's synsets are in
+    WordNet's order of senses (``index.noun`` ...: the most frequent first), nouns, verbs,
+    adjectives, adverbs."""
     from ktr.english.wordnet import open_text
 
     number: dict[tuple[str, str], int] = {}
-    parsed: list[tuple[str, list[str], list[tuple[str, str]], list[tuple[str, str]]]] = []
+    parsed: list[tuple[str, dict[str, list[tuple[str, str]]]]] = []
     for name in ("adj", "adv", "noun", "verb"):
         with open_text(f"data.{name}") as fh:
             for line in fh:
@@ -127,26 +150,38 @@ def _graph() -> tuple[dict[str, list[int]], list[tuple[int, str, str, str]]]:
                     continue  # the licence at the head of each file
                 fields = line.split(" | ", 1)[0].split()
                 offset, pos, count = fields[0], fields[2], int(fields[3], 16)
-                words = [fields[4 + 2 * i] for i in range(count)]
                 at = 4 + 2 * count
-                hypernyms, antonyms = [], []
+                links: dict[str, list[tuple[str, str]]] = {"@": [], "!": [], "%": [], "*": [], "+": []}
                 for i in range(int(fields[at])):
                     symbol, target, target_pos, ends = fields[at + 1 + 4 * i : at + 5 + 4 * i]
                     key = ("a" if target_pos in "as" else target_pos, target)
                     if symbol in ("@", "@i") and ends == "0000":
-                        hypernyms.append(key)
+                        links["@"].append(key)
                     elif symbol == "!" and ends[:2] != "00":
-                        antonyms.append(key)
+                        links["!"].append(key)
+                    elif symbol in _PARTS:
+                        links["%"].append(key)
+                    elif symbol in _ENTAILS:
+                        links["*"].append(key)
+                    elif symbol == "+":
+                        links["+"].append(key)
                 number["a" if pos in "as" else pos, offset] = len(parsed)
-                parsed.append((pos, words, hypernyms, antonyms))
+                parsed.append((pos, links))
     lemmas: dict[str, list[int]] = {}
+    for name, pos in (("noun", "n"), ("verb", "v"), ("adj", "a"), ("adv", "r")):
+        with open_text(f"index.{name}") as fh:
+            for line in fh:
+                if line.startswith("  "):
+                    continue
+                fields = line.split()
+                senses = int(fields[2])
+                lemmas.setdefault(fields[0].replace("_", " ").lower(), []).extend(
+                    number[pos, offset] for offset in fields[len(fields) - senses :]
+                )
     rows = []
-    for n, (pos, words, hypernyms, antonyms) in enumerate(parsed):
-        for word in words:
-            if pos in "as" and word.endswith(")"):
-                word = word[: word.rindex("(")]
-            lemmas.setdefault(word.replace("_", " ").lower(), []).append(n)
-        rows.append((n, pos, _joined([number[k] for k in hypernyms]), _joined(sorted({number[k] for k in antonyms}))))
+    for n, (pos, links) in enumerate(parsed):
+        antonyms, parts, entails, derived = (_joined(sorted({number[k] for k in links[s]})) for s in "!%*+")
+        rows.append((n, pos, _joined([number[k] for k in links["@"]]), antonyms, parts, entails, derived))
     return lemmas, rows
 
 
@@ -180,7 +215,7 @@ def _db() -> sqlite3.Connection:
 def _path() -> Path:
     from ktr.english.wordnet import fingerprint
 
-    key = hashlib.sha256(f"{VERSION}|{fingerprint()}".encode()).hexdigest()[:20]
+    key = hashlib.sha256(f"{VERSION}|{_SYNSETS}|senses in order|{fingerprint()}".encode()).hexdigest()[:20]
     return cache_dir() / f"relations-{key}.sqlite"
 
 
@@ -227,12 +262,25 @@ def _lemma(name: str) -> tuple[int, ...]:
     return _numbers(rows[0][0]) if rows else ()
 
 
+class Synset(NamedTuple):
+    """A synset of the index: its part of speech and the synsets it points to."""
+
+    pos: str
+    hypernyms: tuple[int, ...]
+    antonyms: tuple[int, ...]
+    parts: tuple[int, ...]  # its parts and the wholes it is part of (member, substance, part)
+    entails: tuple[int, ...]  # what it entails or causes (verbs)
+    derived: tuple[int, ...]  # the synsets of its words' derivationally related forms
+
+
 @lru_cache(maxsize=262144)
-def _synset(number: int) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
-    """(part of speech, hypernyms, antonyms) of a synset."""
-    rows = _query("SELECT pos, hypernyms, antonyms FROM synsets WHERE id = ?", (number,), lists=2)
-    pos, hypernyms, antonyms = rows[0] if rows else ("", "", "")
-    return pos, _numbers(hypernyms), _numbers(antonyms)
+def _synset(number: int) -> Synset:
+    """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
+    rows = _query(
+        "SELECT pos, hypernyms, antonyms, parts, entails, derived FROM synsets WHERE id = ?", (number,), lists=5
+    )
+    row = rows[0] if rows else ("", "", "", "", "", "")
+    return Synset(row[0], *map(_numbers, row[1:]))
 
 
 def is_lemma(phrase: str) -> bool:
@@ -287,5 +335,108 @@ def relation(word: str, other: str) -> str:
         return "hypernym"
     parents = {h for s in mine for h in _synset(s)[1]}
     if any(not parents.isdisjoint(_synset(s)[1]) for s in theirs):
+        return "sister"
+    return "other"
+
+
+#: the senses of a word (per part of speech, WordNet's most frequent first) that :func:`kin` weighs:
+#: a word's main senses, not every sense WordNet lists ("learn" is a synonym of "teach" only in
+#: its fifth sense)
+MAIN_SENSES = 2
+#: how far below the root of WordNet's hierarchy the hypernym two sister terms share must be: a
+#: kind of something specific (days of the week, birds of prey, limbs), not of "location" or
+#: "period" (*region* and *district*, *time* and *moment* are said for one another)
+SISTER_DEPTH = 5
+#: the kinds of :func:`kin`, the closest first
+KINDS = ("synonym", "antonym", "broader", "narrower", "part", "converse", "sister", "other", "unknown")
+
+
+@lru_cache(maxsize=65536)
+def _main(word: str, senses: int, pos: str = "") -> tuple[int, ...]:
+    """The first ``senses`` synsets of each part of speech of ``word`` and of the base forms
+    WordNet's suffix rules give (*learned* is an adjective and a form of *learn*), in WordNet's
+    order of senses; of part of speech ``pos`` only
+    (n, v, a, r), when given and ``word`` has senses of it."""
+    bases = sorted({word[: -len(suffix)] + ending for suffix, ending in _SUFFIXES if word.endswith(suffix)})
+    found = tuple(dict.fromkeys((*_lemma(word), *(n for base in bases for n in _lemma(base)))))
+    kept: list[int] = []
+    count: dict[str, int] = {}
+    for n in found:
+        mine = _synset(n).pos
+        mine = "a" if mine == "s" else mine
+        if count.get(mine, 0) < senses:
+            count[mine] = count.get(mine, 0) + 1
+            kept.append(n)
+    if pos and any(_pos(n) == pos for n in kept):
+        return tuple(n for n in kept if _pos(n) == pos)
+    return tuple(kept)
+
+
+def _pos(synset: int) -> str:
+    pos = _synset(synset).pos
+    return "a" if pos == "s" else pos
+
+
+@lru_cache(maxsize=262144)
+def _depth(synset: int) -> int:
+    """How far ``synset`` is below the root of its hierarchy (the shortest way up)."""
+    above = _synset(synset).hypernyms
+    return 1 + min(map(_depth, above)) if above else 0
+
+
+def _up(synsets: tuple[int, ...], steps: int) -> set[int]:
+    """The synsets up to ``steps`` steps above ``synsets``."""
+    found: set[int] = set()
+    front = set(synsets)
+    for _ in range(steps):
+        front = {h for s in front for h in _synset(s).hypernyms}
+        found |= front
+    return found
+
+
+@lru_cache(maxsize=262144)
+def kin(word: str, other: str, senses: int = MAIN_SENSES, pos: str = "") -> str:
+    """How ``word`` (a word of a translation) is related to ``other`` (a lexicon equivalent) in
+    their main senses (the first ``senses`` of each part of speech; of part of speech ``pos``
+    alone, when given and the word has it), the closest relation of :data:`KINDS`:
+
+    - ``synonym``: a synset in common, the same meaning;
+    - ``antonym``: the opposite, or the opposite of a derivationally related form (*buyer* and
+      *seller*: *buy* and *sell*);
+    - ``broader`` / ``narrower``: ``word`` is a more general / more specific word (a noun's
+      hypernym or hyponym, two steps at most: *aircraft* for *helicopter*, *sofa* for *furniture*);
+    - ``part``: a part or member of what ``other`` names, or the whole it is part of (*lens*,
+      *camera*; *face*, *head*; *continent*, *planet*: the earth is a planet), a step of hypernymy
+      allowed on the whole's side;
+    - ``converse``: what one verb entails or causes (*buy* entails *pay*), the other side of one
+      exchange;
+    - ``sister``: another kind of the same thing: a hypernym in common within two steps of each,
+      :data:`SISTER_DEPTH` steps or more below the root (*Tuesday*, *Monday*: weekdays;
+      *Saturday*, *Sunday*: days of the week);
+    - ``other`` (both known to WordNet, related none of these ways) or ``unknown``."""
+    mine, theirs = _main(word, senses, pos), _main(other.lower(), senses, pos)
+    if not mine or not theirs:
+        return "unknown"
+    a, b = set(mine), set(theirs)
+    if a & b:
+        return "synonym"
+    derived_a = a | {d for s in a for d in _synset(s).derived}
+    derived_b = b | {d for s in b for d in _synset(s).derived}
+    if any(not derived_b.isdisjoint(_synset(s).antonyms) for s in derived_a):
+        return "antonym"
+    nouns_a = tuple(s for s in a if _synset(s).pos == "n")
+    nouns_b = tuple(s for s in b if _synset(s).pos == "n")
+    if not b.isdisjoint(_up(nouns_a, HYPERNYM_STEPS)):
+        return "narrower"
+    if not a.isdisjoint(_up(nouns_b, HYPERNYM_STEPS)):
+        return "broader"
+    parts_a = {p for s in a for p in _synset(s).parts}
+    parts_b = {p for s in b for p in _synset(s).parts}
+    if not b.isdisjoint(parts_a | _up(tuple(parts_a), 1)) or not a.isdisjoint(parts_b | _up(tuple(parts_b), 1)):
+        return "part"
+    if any(not b.isdisjoint(_synset(s).entails) for s in a) or any(not a.isdisjoint(_synset(s).entails) for s in b):
+        return "converse"
+    shared = _up(mine, HYPERNYM_STEPS) & _up(theirs, HYPERNYM_STEPS)
+    if any(_depth(s) >= SISTER_DEPTH for s in shared):
         return "sister"
     return "other"

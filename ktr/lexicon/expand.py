@@ -25,6 +25,10 @@ from ktr.lexicon.format import Lexicon
 
 #: bump when the expansion rules change, so old caches are not reused
 EXPANSION_VERSION = 2
+#: the synonyms' own rule (a synonym's synset among its own first senses: :func:`synonyms_of`),
+#: named apart from the version so that it is in the signature and never shares a cache key with
+#: a table made without it
+SYNONYM_RULES = "own1"
 WORDNET_POS = {"noun": "n", "bound_noun": "n", "proper_noun": "n", "verb": "v", "adjective": "a", "adverb": "r"}
 #: never added as synonyms: too common to carry meaning on their own
 STOP = frozenset("be have do get make go come take give put set let say see use one".split())
@@ -36,12 +40,28 @@ WordsOf = Callable[[WordNet, str, str, int], list[str]]
 
 
 def synonyms_of(wn: WordNet, word: str, pos: str, senses: int) -> list[str]:
-    out: list[str] = []
+    """The lemmas of the first ``senses`` synsets of ``word`` (part of speech ``pos``) that mean
+    that sense themselves: the synset is among the lemma's own first ``senses`` senses too. A
+    lemma whose sense it is only far down its list is another word to a reader ("learn" is in
+    teach's first synset, as its fifth sense; "draw" in get's): :func:`rare_synonyms_of`."""
+    return [name for name, main in _synonyms(wn, word, pos, senses) if main]
+
+
+def rare_synonyms_of(wn: WordNet, word: str, pos: str, senses: int) -> list[str]:
+    """The lemmas of ``word``'s first synsets that :func:`synonyms_of` leaves out: the synset is
+    not among their own first ``senses`` senses."""
+    return [name for name, main in _synonyms(wn, word, pos, senses) if not main]
+
+
+def _synonyms(wn: WordNet, word: str, pos: str, senses: int) -> list[tuple[str, bool]]:
+    out: list[tuple[str, bool]] = []
+    seen: set[str] = set()
     for synset in wn.synsets(word.replace(" ", "_"), pos=pos)[:senses]:
         for lemma in synset.lemma_names():
             name = lemma.replace("_", " ").lower()
-            if name != word.lower() and name not in out and name not in STOP and "(" not in name:
-                out.append(name)
+            if name != word.lower() and name not in seen and name not in STOP and "(" not in name:
+                seen.add(name)
+                out.append((name, synset in wn.synsets(lemma, pos=pos)[:senses]))
     return out
 
 
@@ -69,7 +89,9 @@ def compute(
 def _cached(
     kind: str, lexicon: Lexicon, senses: int, words_of: WordsOf, equivalents: int
 ) -> dict[tuple[str, str], tuple[str, ...]]:
-    rules = f"{EXPANSION_VERSION}.{RULES}" if kind == "derivations" else EXPANSION_VERSION
+    rules = {"derivations": f"{EXPANSION_VERSION}.{RULES}", "synonyms": f"{EXPANSION_VERSION}.{SYNONYM_RULES}"}.get(
+        kind, str(EXPANSION_VERSION)
+    )
     key = f"{rules}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
     rows = cached_json(
         kind,
@@ -85,6 +107,13 @@ def _cached(
 def synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
     """The synonyms of ``lexicon``'s (first ``equivalents``) equivalents, from the cache when computed before."""
     return _cached("synonyms", lexicon, senses, synonyms_of, equivalents)
+
+
+def rare_synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The lemmas of the first synsets of ``lexicon``'s equivalents left out for being a rare
+    sense of their own (:func:`rare_synonyms_of`), from the cache when computed before: where the
+    output has one, the synonym stage shows it refused."""
+    return _cached("rare-synonyms", lexicon, senses, rare_synonyms_of, equivalents)
 
 
 @lru_cache(maxsize=2)
@@ -119,6 +148,65 @@ def derivations_of(wn: WordNet, word: str, pos: str, senses: int) -> list[str]:
     return out
 
 
-def derivation_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The derivations of ``lexicon``'s (first ``equivalents``) equivalents, from the cache when computed before."""
-    return _cached("derivations", lexicon, senses, derivations_of, equivalents)
+def derivation_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> DerivationTable:
+    """The derivations of ``lexicon``'s (first ``equivalents``) equivalents, less those that say
+    the other side of what the entry says (:func:`converse_derivations`, kept apart with their
+    reasons as :attr:`DerivationTable.refused`), from the cache when computed before."""
+    table = _cached("derivations", lexicon, senses, derivations_of, equivalents)
+    key = (
+        f"{CONVERSE_RULES}|{EXPANSION_VERSION}.{RULES}|{lexicon.digest}|{wordnet.fingerprint()}|{senses}|{equivalents}"
+    )
+    rows = cached_json(
+        "derivation-converses",
+        key,
+        lambda: [[lemma, c, word, why] for (lemma, c), word, why in converse_derivations(lexicon, table)],
+    )
+    refused: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for lemma, c, word, why in rows:
+        refused.setdefault((lemma, c), []).append((word, why))
+    kept = {}
+    for entry, words in table.items():
+        out = {w for w, _ in refused.get(entry, ())}
+        if left := tuple(w for w in words if w not in out):
+            kept[entry] = left
+    return DerivationTable(kept, {entry: tuple(pairs) for entry, pairs in refused.items()})
+
+
+#: the rule of :func:`converse_derivations`, in the derivation stage's signature
+CONVERSE_RULES = "conv1"
+
+
+class DerivationTable(dict[tuple[str, str], tuple[str, ...]]):
+    """The derivations of each entry (lemma, class), with those refused as the other side of what
+    the entry says (:attr:`refused`: entry → (word, reason) pairs)."""
+
+    def __init__(
+        self,
+        derivations: dict[tuple[str, str], tuple[str, ...]],
+        refused: dict[tuple[str, str], tuple[tuple[str, str], ...]],
+    ):
+        super().__init__(derivations)
+        self.refused = refused
+
+
+def converse_derivations(
+    lexicon: Lexicon, table: dict[tuple[str, str], tuple[str, ...]]
+) -> list[tuple[tuple[str, str], str, str]]:
+    """The derivations of ``table`` that WordNet relates to one of the entry's first three
+    equivalents (single words, in their main senses: :func:`ktr.english.relations.kin`) as a
+    converse or an antonym, with the reason: "be taught", one of 배우다's equivalents, brings
+    *taught* and *teach*, and teaching is what causes another to learn, 배우다's first
+    equivalent. (entry, word, reason) triples."""
+    from ktr.english.relations import kin
+
+    entries = {(entry.lemma, entry.cls): entry.equivalents for entry in lexicon}
+    refused = []
+    for key, words in table.items():
+        mains = [e.lower() for e in entries.get(key, ())[:3] if e.isalpha()]
+        pos = WORDNET_POS.get(key[1], "")
+        for word in words:
+            for main in mains:
+                if (kind := kin(word, main, pos=pos)) in ("converse", "antonym"):
+                    refused.append((key, word, f"{kind} of {main}"))
+                    break
+    return refused

@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 
 from ktr.matching.assignment import assign
-from ktr.matching.candidate import Candidate
+from ktr.matching.candidate import Candidate, Matches
 from ktr.matching.stage import Cascade, Matching, cascade
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
@@ -43,8 +43,9 @@ def match_sentence(
     matching: Matching | Sequence[str] = ("exact",),
     inflections: dict[str, tuple[str, ...]] | None = None,
     names: frozenset[str] | None = None,
-) -> dict[int, Candidate]:
-    """Match each keyword's targets against ``tokens``; returns keyword index → candidate.
+) -> Matches:
+    """Match each keyword's targets against ``tokens``; returns keyword index → candidate (and
+    the places the stages refused, :class:`~ktr.matching.candidate.Matches`).
 
     ``matching`` holds the stages in cascade order and their settings (a list of stage names:
     those stages, with the default settings); ``inflections`` (inflected form → base words,
@@ -59,7 +60,7 @@ def match_lines(
     lines: Sequence[Line],
     matching: Matching | Sequence[str] = ("exact",),
     inflections: dict[str, tuple[str, ...]] | None = None,
-) -> list[dict[int, Candidate]]:
+) -> list[Matches]:
     """:func:`match_sentence` on several lines at once: each line matched and assigned, then the
     stages that complete the assignment (:meth:`ktr.matching.stage.Stage.complete`) given every
     line together, so that they can look up what they need for all of them in one go."""
@@ -72,7 +73,7 @@ def match_lines(
         done = [(chosen, targets, v) for chosen, (targets, _, _), v in zip(found, lines, views)]
         for stage in steps.completes:
             stage.complete(done)
-    return found
+    return [Matches(chosen, v.refused) for chosen, v in zip(found, views)]
 
 
 def _assigned(steps: Cascade, targets: Sequence[Targets], v: SentenceView) -> dict[int, Candidate]:
@@ -147,7 +148,7 @@ def match_in_pieces(
     piece: int,
     matching: Matching | Sequence[str] = ("exact",),
     inflections: dict[str, tuple[str, ...]] | None = None,
-) -> dict[int, Candidate]:
+) -> Matches:
     """:func:`match_sentence` for a line whose keywords reach past ``piece`` characters (``starts``:
     where each keyword starts in the line). The keywords of each stretch of ``piece`` characters,
     in line order, are matched against the output's tokens in the same proportion of the line
@@ -158,13 +159,13 @@ def match_in_pieces(
     :func:`_place_repeats`."""
     targets, tokens, names = line
     if not targets:
-        return {}
+        return Matches()
     stretches: dict[int, list[int]] = {}
     for k, start in enumerate(starts):
         stretches.setdefault(start // piece, []).append(k)
     per = len(tokens) * piece / max(max(starts) + 1, piece)  # tokens per stretch, in proportion
     taken: set[int] = set()
-    chosen: dict[int, Candidate] = {}
+    chosen = Matches()
     for stretch, keywords in sorted(stretches.items()):
         low = max(0, math.floor((stretch - 1) * per))
         high = min(len(tokens), math.ceil((stretch + 2) * per))
@@ -174,6 +175,10 @@ def match_in_pieces(
             k = keywords[j]
             chosen[k] = c._replace(keyword=k, start=c.start + low, end=c.end + low, rank=(*c.rank[:2], c.rank[2] + low))
             taken.update(range(c.start + low, c.end + low))
+        for j, refusals in found.refused.items():
+            chosen.refused.setdefault(keywords[j], []).extend(
+                r._replace(keyword=keywords[j], start=r.start + low, end=r.end + low) for r in refusals
+            )
     first: dict[Targets, int] = {}
     for k, t in enumerate(targets):  # a word the line repeats shares its first occurrence's place
         j = first.setdefault(t, k)

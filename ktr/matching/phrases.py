@@ -25,7 +25,7 @@ from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.lexicon.format import Lookup
-from ktr.matching.candidate import Candidate
+from ktr.matching.candidate import Candidate, Refusal
 from ktr.matching.stage import Joined, Option, Stage
 from ktr.matching.targets import Index, Targets
 from ktr.matching.view import SentenceView
@@ -197,6 +197,48 @@ class SynonymStage(_Expanded):
     strength = 4
     fills, table, key = "synonyms", "synonym_table", "syn"
 
+    @classmethod
+    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
+        from ktr.lexicon.expand import rare_synonym_table, synonym_table
+
+        senses, equivalents = settings["synonym_senses"], settings["expanded_equivalents"]
+        return SynonymTable(
+            synonym_table(lexicon, senses, equivalents), rare_synonym_table(lexicon, senses, equivalents)
+        )
+
+    @classmethod
+    def rules(cls) -> str:
+        from ktr.lexicon.expand import SYNONYM_RULES
+
+        return f"/{SYNONYM_RULES}"
+
+    def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        """A synonym of an equivalent; a lemma of its synsets that means that sense only rarely
+        ("learned" for 가르치다, teach) is shown refused where the output has it."""
+        refuse_left_out(self.name, k, targets, v)
+        return super().propose(k, targets, v)
+
+
+def refuse_left_out(stage: str, k: int, targets: Targets, v: SentenceView) -> None:
+    """Record in ``v`` the words of ``stage`` that its table left out for keyword ``k``
+    (:attr:`~ktr.matching.targets.Targets.refused`) where the output has them, as written or inflected."""
+    for word, how, why in targets.refused:
+        if how != stage or " " in word:
+            continue
+        for i in v.positions.get(word, ()) or v.base_positions(word):
+            v.refuse(Refusal(k, v.tokens[i], i, i + 1, stage, why))
+
+
+class SynonymTable(dict[tuple[str, str], tuple[str, ...]]):
+    """The synonyms of each entry (lemma, class), with the lemmas left out for being a rare sense
+    of their own (:attr:`rare`)."""
+
+    def __init__(
+        self, synonyms: Mapping[tuple[str, str], tuple[str, ...]], rare: Mapping[tuple[str, str], tuple[str, ...]]
+    ):
+        super().__init__(synonyms)
+        self.rare = dict(rare)
+
 
 class IdiomStage(_EitherWay):
     """An English phrase of an idiom unit (a construction unit's are the construction stage's)."""
@@ -242,5 +284,12 @@ class DerivationStage(_Expanded):
     @classmethod
     def rules(cls) -> str:
         from ktr.english.derivation import RULES
+        from ktr.lexicon.expand import CONVERSE_RULES
 
-        return f"/drv{RULES}"
+        return f"/drv{RULES}/{CONVERSE_RULES}"
+
+    def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
+        """A derivation of an equivalent; one that says the other side of what the entry says
+        ("teach", from 배우다's "be taught") is shown refused where the output has it."""
+        refuse_left_out(self.name, k, targets, v)
+        return super().propose(k, targets, v)

@@ -1,6 +1,6 @@
 """The ``semantic`` stage: a keyword's meaning said in other words.
 
-A fluent translation rewords: "made up his mind" for 결정하다, "hikers" for 여행자 (traveler),
+A fluent translation rewords: "made up his mind" for 결정하다, "modesty" for 겸손하다 (humble),
 "garbage" for 오물 (filth). The lexical stages find a keyword's equivalents, their inflections,
 synonyms and derivations; this stage comes after them and after the assignment, and looks for
 the keywords still missed on the words nobody took, by meaning (:mod:`ktr.embeddings`: an
@@ -23,12 +23,19 @@ For a line, it weighs:
   each of its first :data:`EQUIVALENTS` lexicon equivalents but the light verbs (the lexicon's
   own anchors in English); the largest. Each text (a word, a phrase, an equivalent) is embedded
   once and kept: a corpus has far fewer words than lines.
-- **what WordNet says** (:mod:`ktr.english.relations`) of the span's words and the equivalents:
-  an antonym ("loves" for 싫어하다, hate; or of a word of an equivalent: "north" against "south
-  side") refuses the span; a synonym, a hypernym or a hyponym ("athlete" for 선수, player) adds
-  :data:`RELATED` to the confidence; a sister term and nothing
-  closer (the same direct hypernym: "shoes" for 바지, pants; "Saturday" for 일요일) is what a
-  wrong translation writes, and refuses it too.
+- **what WordNet says** (:func:`ktr.english.relations.kin`) of the span's words and the
+  equivalents, in their main senses (the first two of each part of speech; the keyword's part of
+  speech where the word has it): a synonym adds :data:`RELATED` to the confidence; a narrower or
+  broader word ("hikers" for 여행자, traveler; "aircraft" for helicopter) adds nothing, as its
+  meaning is not the keyword's; an antonym ("loves" for 싫어하다, hate; also of a word of an
+  equivalent: "north" against "south side", or of a derived form: seller, buyer) refuses the
+  span; so does a part or a whole ("finger" for 손, hand), a converse ("learned" for 가르치다,
+  teach) or a sister term ("tuesday" for 월요일, "saturday" for 일요일), unless another
+  equivalent is its synonym or a narrower or broader word. Where the main senses say none of these, a synonym,
+  hypernym or hyponym in another sense adds :data:`RELATED` ("sees" for 생각하다, think). A
+  refused span is recorded with its reason (``refused`` in the JSON, a line in ``--explain``).
+  Embeddings put words of opposite or neighbouring meaning close together, and those are
+  exactly what a wrong translation writes.
 
 The confidence (at most 1) must reach ``semantic_threshold``; the spans are then given out best
 first, one per keyword and one keyword per token. A match shows as ``how: semantic`` with its
@@ -42,10 +49,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ktr.english.relations import is_lemma, relation
+from ktr.english.relations import MAIN_SENSES, is_lemma, kin, relation
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.errors import brief
-from ktr.matching.candidate import Candidate
+from ktr.matching.candidate import Candidate, Refusal
 from ktr.matching.stage import Option, Stage, in_unit_interval
 from ktr.matching.targets import Targets
 from ktr.matching.tracing import LIGHT_VERBS
@@ -55,8 +62,10 @@ from ktr.matching.view import SentenceView
 #: is the transliteration stage's, a number the number stage's; a pronoun, a determiner or a
 #: bound noun is mostly grammar)
 MEANING_CLASSES = frozenset({"noun", "verb", "adjective", "adverb"})
+#: their part of speech in WordNet
+POS = {"noun": "n", "verb": "v", "adjective": "a", "adverb": "r"}
 #: the version of this stage's rules (its constants, the evidence it weighs), in the signature
-VERSION = 3
+VERSION = 4
 #: verbs that are mostly grammar (auxiliaries, light verbs): what an output says for them is
 #: rarely a paraphrase of them, and any content word is as close to them as to anything
 LIGHT = frozenset({"하다", "되다", "있다", "없다", "주다", "보다", "버리다", "지다", "놓다", "두다"})
@@ -126,30 +135,37 @@ class SemanticStage(Stage):
     def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
         """Every line's keywords still missed against its free spans. The texts of all the lines
         are embedded together, each once, and kept: a word is embedded the first time it is seen."""
-        asked = [(chosen, q) for chosen, targets, v in lines if (q := _question(chosen, targets, v))]
+        asked = [(chosen, q, v) for chosen, targets, v in lines if (q := _question(chosen, targets, v))]
         if not asked:
             return
         from ktr.embeddings.base import get_embedder
 
-        texts = {text for _, q in asked for text in (*q.spans, *q.anchors)}
+        texts = {text for _, q, _ in asked for text in (*q.spans, *q.anchors)}
         vectors = get_embedder(self.setting("embedder")).vectors(texts)
-        for chosen, q in asked:
-            self._credit(chosen, q, vectors)
+        for chosen, q, v in asked:
+            self._credit(chosen, q, vectors, v)
 
-    def _credit(self, chosen: dict[int, Candidate], q: Question, vectors: dict[str, np.ndarray]) -> None:
-        """The spans each keyword of ``q`` reaches with confidence, given out best first."""
+    def _credit(
+        self, chosen: dict[int, Candidate], q: Question, vectors: dict[str, np.ndarray], v: SentenceView
+    ) -> None:
+        """The spans each keyword of ``q`` reaches with confidence, given out best first; the
+        spans WordNet refuses are recorded in ``v`` with the reason."""
         threshold = self.setting("semantic_threshold")
         spans_v = np.stack([vectors[text] for text in q.spans])
         offered: list[tuple[float, int, int]] = []
         at = 0
-        for k, size in zip(q.keywords, q.sizes):
+        for k, size, pos in zip(q.keywords, q.sizes, q.poses):
             anchors = np.stack([vectors[text] for text in q.anchors[at : at + size]])
             closeness = (anchors @ spans_v.T).max(axis=0)  # per span, the closest anchor
             near = np.flatnonzero(closeness >= threshold - RELATED)
             for n in near[np.argsort(-closeness[near], kind="stable")][:NEAREST]:
-                confidence = _confidence(float(closeness[n]), q.spans[n], q.anchors[at + 1 : at + size])
+                close = float(closeness[n])
+                confidence, why = _confidence(close, q.spans[n], q.anchors[at + 1 : at + size], pos)
                 if confidence >= threshold:
                     offered.append((confidence, k, int(n)))
+                elif why:
+                    i, j = q.where[n]
+                    v.refuse(Refusal(k, q.spans[n], i, j, self.name, f"{why} ({close:.2f})"))
             at += size
         used: set[int] = set()
         for confidence, k, n in sorted(offered, key=lambda o: (-o[0], o[1], q.where[o[2]])):
@@ -170,6 +186,7 @@ class Question(NamedTuple):
     keywords: list[int]
     anchors: list[str]
     sizes: list[int]  # how many anchors each keyword has
+    poses: list[str]  # each keyword's part of speech in WordNet (n, v, a, r)
 
 
 def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: SentenceView) -> Question | None:
@@ -190,6 +207,7 @@ def _question(chosen: dict[int, Candidate], targets: Sequence[Targets], v: Sente
         wanted,
         [text.casefold() for group in groups for text in group],
         [len(group) for group in groups],
+        [POS[targets[k].cls] for k in wanted],
     )
 
 
@@ -206,16 +224,45 @@ def _anchors(equivalents: Sequence[str]) -> list[str]:
     return [e for e in equivalents if e.casefold() not in LIGHT_VERBS][:EQUIVALENTS]
 
 
-def _confidence(closeness: float, span: str, equivalents: Sequence[str]) -> float:
-    """The closeness of a span to a keyword, refused (0) or raised by what WordNet says of the
-    span's words and the keyword's equivalents."""
+#: what each kind of WordNet relation (:func:`ktr.english.relations.kin`) that refuses a span is called
+REFUSALS = {
+    "antonym": "antonym of",
+    "part": "part or whole of",
+    "converse": "converse of",
+    "sister": "sister term of",
+}
+
+
+def _confidence(closeness: float, span: str, equivalents: Sequence[str], pos: str = "") -> tuple[float, str]:
+    """The closeness of a span to a keyword, refused (0, and why) or raised by what WordNet says
+    of the span's words and the keyword's equivalents in their main senses (in the keyword's part
+    of speech ``pos``): equivalence (a synonym) raises it; a narrower or broader word leaves it as
+    it is; an antonym, a part or a whole, a converse or a sister term refuses it, unless a synonym
+    or a narrower or broader word of another equivalent is there too. Where the main senses say
+    none of these, a synonym, hypernym or hyponym in another sense raises it as before."""
     words = [w for w in span.split() if _meaningful(w)]
-    relations = {relation(w, e) for w in words for e in equivalents}
+    kinds: dict[str, str] = {}  # kind -> the first equivalent related so
+    for e in equivalents:
+        for w in words:
+            kinds.setdefault(kin(w, e.casefold(), MAIN_SENSES, pos), e)
     # an antonym of a word of an equivalent of several words refuses the span too: "north
     # korean" for 남측 (south side, South Korea)
-    parts = {p for e in equivalents if " " in e for p in e.split() if _meaningful(p)}
-    if "antonym" in relations or any(relation(w, p) == "antonym" for w in words for p in parts):
-        return 0.0
-    if relations & {"synonym", "hypernym"}:
-        return min(closeness + RELATED, 1.0)
-    return 0.0 if "sister" in relations else closeness
+    for p in (p for e in equivalents if " " in e for p in e.split() if _meaningful(p)):
+        for w in words:
+            if kin(w, p) == "antonym" or relation(w, p) == "antonym":
+                kinds.setdefault("antonym", p)
+    for e in equivalents:
+        if any(relation(w, e) == "antonym" for w in words):
+            kinds.setdefault("antonym", e)
+    if "antonym" in kinds:
+        return 0.0, f"{REFUSALS['antonym']} {kinds['antonym']}"
+    if "synonym" in kinds:
+        return min(closeness + RELATED, 1.0), ""
+    if "broader" in kinds or "narrower" in kinds:
+        return closeness, ""
+    for kind in ("part", "converse", "sister"):
+        if kind in kinds:
+            return 0.0, f"{REFUSALS[kind]} {kinds[kind]}"
+    if {relation(w, e) for w in words for e in equivalents} & {"synonym", "hypernym"}:
+        return min(closeness + RELATED, 1.0), ""
+    return closeness, ""

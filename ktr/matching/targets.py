@@ -36,6 +36,16 @@ class Targets:
     spelled: str = ""
     name: bool = False  # a proper noun: matches only words written capitalized
     derivations: tuple[str, ...] = ()  # words WordNet derives from an equivalent (:mod:`ktr.lexicon.expand`)
+    #: words left out of ``synonyms`` and ``derivations`` as not meaning what the entry says, each
+    #: (word, stage, reason): a lemma of an equivalent's synset in a rare sense of its own
+    #: (:func:`ktr.lexicon.expand.rare_synonyms_of`), a derivation that is a converse of an
+    #: equivalent (:func:`ktr.lexicon.expand.converse_derivations`); shown refused where the
+    #: output has one
+    refused: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
+    #: for a name: the English of every proper noun of the lexicon (lower case) → its Korean
+    #: lemmas, shared by all keywords: a word the lexicon gives another name is not this one
+    #: however it sounds (오스트리아 is not "Australia", 호주's)
+    others: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     construction: bool = False  # ``idioms`` are the realizations of a construction unit
     endings: tuple[str, ...] = ()  # a unit's inflected marks: "er" is any comparative ("bigger")
     counted: tuple[str, ...] = ()  # nouns a number's counter stands for ("people" for 2명), traced after it
@@ -104,6 +114,31 @@ class KeywordTargets:
         self.synonyms = fills.get("synonyms", {})
         self.derivations = fills.get("derivations", {})
         self.numbers, self.sounds = "numbers" in reads, "sounds" in reads
+        self._names: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def names(self) -> Mapping[str, tuple[str, ...]]:
+        """The English of the lexicon's proper nouns, lower case, with their Korean lemmas (built
+        when a name first asks)."""
+        if self._names is None:
+            found: dict[str, list[str]] = {}
+            for entry in self.lexicon:
+                if entry.cls == "proper_noun":
+                    for english in entry.equivalents:
+                        lemmas = found.setdefault(" ".join(phrase(english)), [])
+                        if entry.lemma not in lemmas:
+                            lemmas.append(entry.lemma)
+            self._names = {english: tuple(lemmas) for english, lemmas in found.items() if english}
+        return self._names
+
+    def _refused(self, entry: tuple[str, str]) -> tuple[tuple[str, str, str], ...]:
+        """The words the synonym and derivation tables left out for ``entry``, with the stage and why."""
+        rare = getattr(self.synonyms, "rare", {}).get(entry, ())
+        converse = getattr(self.derivations, "refused", {}).get(entry, ())
+        return (
+            *((w, "synonym", f"a rare sense of {w}") for w in rare),
+            *((w, "derivation", why) for w, why in converse),
+        )
 
     def lookup(self, keyword: Keyword) -> Lookup | None:
         """The look-up of a unit a stage joined, else the lexicon entry of a keyword, or None."""
@@ -127,7 +162,8 @@ class KeywordTargets:
             return self.units[found.via].targets(keyword, found, number_keys)
         if found is None:
             word = keyword.lemma if sound or spelled else ""
-            return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name)
+            others = self.names if name and sound else {}
+            return Targets(numbers=number_keys, sound=sound, word=word, spelled=spelled, name=name, others=others)
         entry = (found.entry.lemma, found.entry.cls) if found.entry else None
         return Targets(
             found.equivalents,
@@ -137,6 +173,8 @@ class KeywordTargets:
             spelled=spelled,
             name=name,
             derivations=self.derivations.get(entry, ()) if entry else (),
+            refused=self._refused(entry) if entry else (),
+            others=self.names if name and sound else {},
             lemma=keyword.lemma,
             cls=keyword.cls,
         )

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ktr.matching import transliteration as transliterate
-from ktr.matching.candidate import Candidate
+from ktr.matching.candidate import Candidate, Refusal
 from ktr.matching.stage import Option, Stage, in_unit_interval
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
@@ -72,6 +72,37 @@ class TransliterationStage(Stage):
                             self.candidate(k, " ".join(v.tokens[start:end]), (start, end), rank),
                         )
                         for i, start, end in where[key]
-                        if not one_word or end - start == 1
+                        if (not one_word or end - start == 1) and self._own(k, targets, v, key, similarity, start, end)
                     ]
         return [c for _, c in sorted(found, key=lambda f: f[0])]  # in the order of the sounds
+
+    def _own(
+        self, k: int, targets: Targets, v: SentenceView, key: str, similarity: float, start: int, end: int
+    ) -> bool:
+        """Whether the words ``start:end`` (sound ``key``, as close as ``similarity`` to the
+        keyword's) may be the keyword's: not where the lexicon gives them as the English of another
+        name whose Korean sounds closer to them, or as close where the keyword's own entry gives
+        other English (오스트리아, Austria, and "Australia", 오스트레일리아's: shown refused). A name
+        without an entry spelled alike in Hangul (the same sound) is not refused."""
+        if not targets.others:
+            return True
+        words = " ".join(v.tokens[start:end])
+        theirs = targets.others.get(words, ())
+        if (
+            not theirs
+            or (targets.lemma or targets.word) in theirs
+            or words in {e.casefold() for e in targets.equivalents}
+        ):
+            return True
+        # closer, or as close where the keyword has an entry of its own that does not list them
+        entry = bool(targets.equivalents)
+        closer = [
+            lemma
+            for lemma in theirs
+            if transliterate.is_hangul(lemma)
+            and (other := transliterate.similarity(transliterate.korean_key(lemma), key)) >= similarity
+            and (other > similarity or entry)
+        ]
+        if closer:
+            v.refuse(Refusal(k, words, start, end, self.name, f"the English of {', '.join(closer)}"))
+        return not closer

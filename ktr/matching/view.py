@@ -8,6 +8,7 @@ from functools import cached_property
 from ktr.english import number_expressions
 from ktr.english.tokens import FUNCTION_WORDS
 from ktr.matching import transliteration as transliterate
+from ktr.matching.candidate import Refusal
 
 #: output tokens never compared by sound: function words and the pieces of contractions
 _NOT_NAMES = FUNCTION_WORDS | {"s", "t", "d", "ll", "m", "re", "ve"}
@@ -28,6 +29,8 @@ class SentenceView:
         names: frozenset[str] | None = None,
     ):
         self.tokens = tokens
+        #: the places stages refused, per keyword (:class:`~ktr.matching.candidate.Refusal`)
+        self.refused: dict[int, list[Refusal]] = {}
         self.names = names  # words written capitalized; None: the output has no case
         self.inflections = inflections or {}
         positions: dict[str, list[int]] = {}  # word -> where it occurs as written
@@ -42,6 +45,12 @@ class SentenceView:
         self.inflected_forms = based
         #: every token and every base word of a token: where a phrase can start
         self.present = words.union(based) if based else words
+
+    def refuse(self, refusal: Refusal) -> None:
+        """Record that a stage refused a place to a keyword (once per place, stage and reason)."""
+        held = self.refused.setdefault(refusal.keyword, [])
+        if refusal not in held:
+            held.append(refusal)
 
     def base_positions(self, word: str) -> list[int]:
         """Where a token that inflects ``word`` occurs."""

@@ -100,6 +100,9 @@ def as_explain(
                     "  " + "  ".join(c + " " * (w - _width(c)) for c, w in zip(r[:4], widths)) + "  " + r[4]
                     for r in rows
                 ]
+            for k in seg.keywords:
+                for r in k.refused:
+                    lines.append(shown(f"  refused for {k.keyword.lemma}: {r.words} ({r.how}: {r.reason})"))
             if seg.added:
                 lines.append("  added (traced to no keyword): " + ", ".join(word for _, word in seg.added))
             lines.append("")

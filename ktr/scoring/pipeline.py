@@ -355,6 +355,11 @@ class Pipeline:
                 found = list(missed)  # then the transferred ones replaced
                 for i, cand in chosen.items():
                     found[i] = missed[i].matched_as(cand.equivalent, cand.how, (cand.start, cand.end), cand.confidence)
+                for i, refusals in getattr(chosen, "refused", {}).items():
+                    # a refusal of the very words the keyword was matched on says nothing
+                    mine = range(chosen[i].start, chosen[i].end) if i in chosen else range(0)
+                    if kept := tuple(r for r in refusals if not set(mine).intersection(range(r.start, r.end))):
+                        found[i] = found[i]._replace(refused=kept)
                 results = tuple(found)
             # a line the analyzer failed on has no keywords to trace the output to: no words counted
             spans = {with_counted(tokens, c.start, c.end, targets[i].counted) for i, c in chosen.items()}

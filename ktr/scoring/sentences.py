@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from ktr.korean.keywords import Keyword
+from ktr.matching.candidate import Refusal
 from ktr.matching.tracing import NOTHING_TRACED, Trace
 from ktr.scoring.formula import Aggregation, LineFigures, line_figures
 
@@ -39,6 +40,9 @@ class KeywordResult(NamedTuple):
     #: (True), never (False: no entry, excluded), or only when transferred (None: no entry, but a
     #: number or a name that may still transfer)
     counts: bool | None = True
+    #: the places a stage refused to the keyword, and why (:class:`~ktr.matching.candidate.Refusal`:
+    #: a sister term, a part, a converse, another name...)
+    refused: tuple[Refusal, ...] = ()
 
     @property
     def transferred(self) -> bool:
@@ -67,6 +71,7 @@ class KeywordResult(NamedTuple):
             self.tried,
             confidence,
             self.counts,
+            self.refused,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,6 +92,7 @@ class KeywordResult(NamedTuple):
             "token_span": list(self.span) if self.span else None,
             "also_tried": list(self.tried),
             **({"confidence": round(self.confidence, 4)} if self.confidence is not None else {}),
+            **({"refused": [r.to_dict() for r in self.refused]} if self.refused else {}),
         }
 
 

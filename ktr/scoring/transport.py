@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from ktr.korean.keywords import Keyword
+from ktr.matching.candidate import Refusal
 from ktr.scoring.sentences import LINE_FIELDS, KeywordResult, SentenceResult
 
 #: per system, the results of a stretch's lines; and the stretch's input warnings
@@ -40,6 +41,7 @@ def pack(part: Results) -> tuple[Any, ...]:
                         for i, k in enumerate(s.keywords)
                         if k.matched is not None
                     ],
+                    [(i, [tuple(r) for r in k.refused]) for i, k in enumerate(s.keywords) if k.refused],
                 )
                 for s in results[name]
             ],
@@ -65,11 +67,16 @@ def unpack(packed: tuple[Any, ...] | list[Any]) -> Results:
     results = {}
     for name, lines in systems:
         out = []
-        # a line's fields, as pack wrote them: its index, its LINE_FIELDS and the matches of its keywords
-        for row, (index, *counts, matches) in zip(missed, lines):
+        # a line's fields, as pack wrote them: its index, its LINE_FIELDS, the matches of its keywords
+        # and the places refused to them
+        for row, (index, *rest) in zip(missed, lines):
+            counts, matches = rest[: len(LINE_FIELDS)], rest[len(LINE_FIELDS)]
+            refused = rest[len(LINE_FIELDS) + 1] if len(rest) > len(LINE_FIELDS) + 1 else ()  # not in older shards
             found = list(row)
             for i, matched, how, span, confidence in matches:
                 found[i] = row[i].matched_as(matched, how, tuple(span), confidence)
+            for i, refusals in refused:
+                found[i] = found[i]._replace(refused=tuple(Refusal(*r) for r in refusals))
             counts[_ADDED] = tuple(map(tuple, counts[_ADDED]))
             out.append(SentenceResult(index, tuple(found), *counts))
         results[name] = out

@@ -210,3 +210,33 @@ def test_short_names_are_said_alike(korean, english):
 def test_short_names_said_otherwise_differ(korean, english):
     said = spoken_english(english)
     assert spoken_korean(korean) not in (said, said.removesuffix("s"))
+
+
+@pytest.mark.parametrize("name", ["kiwi", "mecab"])
+def test_a_word_the_lexicon_gives_another_name_is_refused(name):
+    # 오스트리아 (Austria) sounds close enough to "Australia", which the lexicon gives as the
+    # English of 오스트레일리아, whose Hangul has the same sound key (and of 호주, whose has not):
+    # another country, shown refused; its own name and a name no other entry gives (클린턴) are
+    # credited as before
+    from ktr import KTR
+
+    metric = KTR(Config(), analyzer=analyzer(name))
+    (k,) = [
+        k
+        for k in metric.sentence_score("나는 오스트리아에 갔다.", "I went to Australia.").keywords
+        if k.keyword.lemma == "오스트리아"
+    ]
+    assert k.matched is None
+    assert [(r.words, r.how, r.reason) for r in k.refused] == [
+        ("australia", "transliteration", "the English of 오스트레일리아")
+    ]
+    (k,) = [
+        k
+        for k in metric.sentence_score("나는 오스트리아에 갔다.", "I went to Austria.").keywords
+        if k.keyword.lemma == "오스트리아"
+    ]
+    assert (k.matched, k.refused) == ("Austria", ())
+    found = metric.sentence_score("클린턴 대통령이 왔다.", "President Clinton came.")
+    assert [(k.matched, k.how) for k in found.keywords if k.keyword.lemma == "클린턴"] == [
+        ("clinton", "transliteration")
+    ]

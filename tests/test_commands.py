@@ -13,7 +13,7 @@ import os
 import pytest
 
 from ktr.cli.main import main
-from tests.conftest import write
+from tests.conftest import requires_dask, requires_mecab, write
 from tests.test_outputs import LEXICON, MACRO, OUTPUT, SOURCE
 
 LONG = "학생이 책을 읽었다 " * 60_000
@@ -292,6 +292,7 @@ def experiment(tmp_path, src, hyp, pipeline, name="exp"):
     )
 
 
+@requires_dask  # its --engine dask case
 def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monkeypatch):
     src, hyp, _ = case
     lexicon = tmp_path / "six.tsv"
@@ -447,6 +448,7 @@ def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
     error_is(err, "standard input (-) can stand for one file only")
 
 
+@requires_mecab
 def test_analyzer_option_overrides_the_config(capsys, case):
     src, hyp, cfg = case
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-a", "mecab", "-f", "json")
@@ -566,6 +568,7 @@ def test_meta_eval_gold_names_the_failed_source_line(capsys, tmp_path):
     assert (doc["sentences"]["sentences"], doc["sentences"]["ktr"]) == (1, 1.0)  # line 3 has no score
 
 
+@requires_dask
 def test_the_engine_options_make_the_engine_and_its_json_field(capsys):
     # what --engine, --scheduler, --workers, --shards, --resume and -q make, without a cluster
     # (tests/test_dask.py runs one through the command)

@@ -153,7 +153,9 @@ def test_score_formats_and_headline(capsys, case):
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--headline", "f")
     assert code == 0 and out.splitlines()[0].split()[:3] == ["system", "F", "KTR"]
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--sentences")
-    assert code == 0 and "\nindex\tsystem\tscore\tkeywords" in out and "\n2\tout\t0.5000\t2\t1\t1\t철수/NNP\t" in out
+    assert (
+        code == 0 and "\nline  system" in out and "\n   3  out     0.5000  0.8333  1.0000  " in out
+    )  # test_cli_sentences.py
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain")
     assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")

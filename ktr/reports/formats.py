@@ -82,9 +82,9 @@ def sentences_text(report: Report) -> list[str]:
     header = tuple(h for h, _ in SENTENCE_COLUMNS)
     rows = [header]
     for s in report.systems:
-        for row in sentence_rows(s.name, s.beta, s.sentences):
-            row = {**row, "index": row["index"] + 1}
-            rows.append(tuple(shown(_cell(field, row[field])) for _, field in SENTENCE_COLUMNS))
+        for found in sentence_rows(s.name, s.beta, s.sentences):
+            found = {**found, "index": found["index"] + 1}
+            rows.append(tuple(shown(_cell(field, found[field])) for _, field in SENTENCE_COLUMNS))
     widths = [max(columns(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, row in enumerate(rows):

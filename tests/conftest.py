@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ktr import Config, Scorer
+from ktr.errors import BackendUnavailable
 from ktr.korean.analyzers import get_analyzer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,8 +61,30 @@ def analyzer(name: str):
     whose worker threads it does not have, so it builds its own."""
     key = (name, os.getpid())
     if key not in _analyzers:
-        _analyzers[key] = get_analyzer(name)
+        try:
+            _analyzers[key] = get_analyzer(name)
+        except BackendUnavailable as exc:  # an extra not installed (mecab, konlpy): the test cannot run
+            pytest.skip(f"needs the {name} analyzer: {exc}")
     return _analyzers[key]
+
+
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported (an extra's package: mecab_ko, distributed)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+#: a test that runs mecab-ko through the command line, or a Dask engine: skipped without the extra
+requires_mecab = pytest.mark.skipif(
+    not installed("mecab_ko"), reason='needs mecab-ko: not installed (pip install "ktr[mecab]")'
+)
+requires_dask = pytest.mark.skipif(
+    not installed("distributed"), reason='needs Dask distributed: not installed (pip install "ktr[dask]")'
+)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import argparse
 import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ktr.config import Config
@@ -18,8 +19,34 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_FAILED_LINES = 3  # the run finished, but the analyzer failed on some lines (not scored)
 
 
+def config_path(name: str) -> str:
+    """``-c NAME``: a file, or else a config shipped with ktr by its name (``paper`` for
+    configs/paper.yaml, read from the installed package when ktr is installed from a wheel)."""
+    from pathlib import Path
+
+    from ktr.resources import configs_dir
+
+    if Path(name).exists() or "/" in name or "\\" in name:
+        return name
+    shipped = configs_dir() / (name if name.endswith(".yaml") else f"{name}.yaml")
+    return str(shipped) if shipped.is_file() else name
+
+
+def shipped_configs() -> list[str]:
+    """The names of the configs shipped with ktr (``-c NAME``)."""
+    from ktr.resources import configs_dir
+
+    return sorted(p.stem for p in configs_dir().glob("*.yaml"))
+
+
 def config_from(args: argparse.Namespace) -> Config:
-    config = Config.from_yaml(args.config) if args.config else Config()
+    if args.config and "/" not in args.config and not Path(config_path(args.config)).exists():  # a name
+        from ktr.errors import ConfigError
+
+        raise ConfigError(
+            f"-c {args.config}: no such file, nor a config shipped with ktr ({', '.join(shipped_configs())})"
+        )
+    config = Config.from_yaml(config_path(args.config)) if args.config else Config()
     if getattr(args, "analyzer", None):
         config = config.replace(analyzer=args.analyzer)
     if getattr(args, "headline", None):

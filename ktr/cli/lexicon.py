@@ -14,23 +14,59 @@ if TYPE_CHECKING:
     from ktr.korean.keywords import Keyword
 
 
+#: the actions of ``ktr lexicon``, each with its one-line help
+ACTIONS = {
+    "lookup": "the entries of Korean lemmas: class, equivalents, file:line",
+    "stats": "entries, lemmas, equivalents per entry, entries per class",
+    "coverage": "the share of a Korean text's keywords that the lexicons have an entry for",
+    "dump": "every entry as JSON Lines",
+    "import": "a dictionary (kengdic, krdict, muse, tsv) into a ktr lexicon TSV",
+}
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subparsers.add_parser("lexicon", help="lexicons: lookup, stats, coverage, dump, import")
-    p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
-    p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")
-    p.add_argument("-o", "--output", help="output lexicon TSV (import)")
-    p.add_argument(
+    p = subparsers.add_parser(
+        "lexicon",
+        help="lexicons: lookup, stats, coverage, dump, import",
+        description="The lexicons: ktr lexicon ACTION --help shows an action's options.",
+    )
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION", title="actions")
+    parsers = {
+        name: actions.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        for name, text in ACTIONS.items()
+    }
+    parsers["lookup"].add_argument("words", nargs="*", metavar="LEMMA", help="Korean lemmas to look up")
+    parsers["import"].add_argument("words", nargs="*", metavar="FORMAT FILE", help="the dictionary's format and file")
+    parsers["import"].add_argument("-o", "--output", help="the ktr lexicon TSV to write")
+    parsers["import"].add_argument(
         "--overwrite",
         action="store_true",
-        help="import: replace -o even if ktr lexicon import did not write it (or it was changed since)",
+        help="replace -o even if ktr lexicon import did not write it (or it was changed since)",
     )
-    p.add_argument("-s", "--src", help="Korean text to measure coverage on (coverage)")
-    p.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
-    p.add_argument("-c", "--config", help="YAML config")
-    p.add_argument("-a", "--analyzer", help="override the config's analyzer")
-    p.add_argument("-f", "--format", choices=("text", "json", "jsonl"), default="text")
-    p.add_argument("--top", type=int, default=30, help="missing lemmas to list (coverage)")
-    p.set_defaults(func=run)
+    parsers["coverage"].add_argument("-s", "--src", help="Korean text to measure coverage on")
+    for name in ("lookup", "stats", "coverage", "dump"):
+        q = parsers[name]
+        q.add_argument("-l", "--lexicon", nargs="+", help="lexicons (names or paths); default: the config's")
+        q.add_argument("-c", "--config", help="YAML config")
+    parsers["coverage"].add_argument("-a", "--analyzer", help="override the config's analyzer")
+    for name in ("stats", "coverage"):
+        parsers[name].add_argument("-f", "--format", choices=("text", "json"), default="text")
+    parsers["dump"].add_argument("-f", "--format", choices=("jsonl",), help="JSON Lines, the only one")
+    parsers["coverage"].add_argument("--top", type=int, default=30, help="missing lemmas to list")
+    for q in parsers.values():  # what run() reads, for the actions without it
+        q.set_defaults(func=run)
+    p.set_defaults(
+        func=run,
+        words=[],
+        output=None,
+        overwrite=False,
+        src=None,
+        lexicon=None,
+        config=None,
+        analyzer=None,
+        format="text",
+        top=30,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

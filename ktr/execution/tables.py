@@ -1,7 +1,8 @@
 """Columnar input: the source, each system and each reference as columns of one table.
 
-A table is a Parquet file, JSON Lines (one object per line) or a TSV file whose first line
-names its columns, told apart by the file's extension; any fsspec path opens (local, NFS,
+A table is a Parquet file, JSON Lines (one object per line), or a TSV or CSV file (RFC 4180:
+fields in double quotes may hold commas, quotes doubled and line breaks) whose first line names
+its columns, told apart by the file's extension; any fsspec path opens (local, NFS,
 ``s3://`` with s3fs). :func:`check_table` reads the columns asked for once, before anything is
 scored, as :func:`ktr.textio.scan` reads a text file: it counts the rows, refuses a missing
 column, a null or non-text value, a row that is not an object or has the wrong number of
@@ -21,7 +22,15 @@ from ktr.errors import InputError
 from ktr.execution.ranges import cannot_read
 
 #: file extensions → table formats
-FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv", ".tab": "tsv"}
+FORMATS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".csv": "csv",
+}
 #: Parquet rows read at a time
 BATCH = 4096
 
@@ -31,7 +40,7 @@ def table_format(name: str) -> str:
         if name.lower().endswith(suffix):
             return fmt
     raise InputError(
-        f"{name}: a table must be Parquet (.parquet), JSON Lines (.jsonl) or TSV (.tsv); "
+        f"{name}: a table must be Parquet (.parquet), JSON Lines (.jsonl), TSV (.tsv) or CSV (.csv); "
         "plain text files take -s/-t/-r without columns"
     )
 
@@ -89,7 +98,7 @@ def _open(name: str) -> Any:
 
 def _rows(name: str, columns: list[str]) -> Iterator[list[str]]:
     """Per row, the values of ``columns``, checked."""
-    reader = {"parquet": _parquet, "jsonl": _jsonl, "tsv": _tsv}[table_format(name)]
+    reader = {"parquet": _parquet, "jsonl": _jsonl, "tsv": _tsv, "csv": _csv}[table_format(name)]
     for row, values in enumerate(reader(name, columns), 1):
         for column, value in zip(columns, values):
             if not isinstance(value, str):
@@ -147,6 +156,24 @@ def _tsv(name: str, columns: list[str]) -> Iterator[list[Any]]:
         if len(fields) != len(header):
             raise InputError(f"{name}:{number}: {len(fields)} fields, the header has {len(header)}")
         yield [fields[i] for i in where]
+
+
+def _csv(name: str, columns: list[str]) -> Iterator[list[Any]]:
+    """The rows of a CSV file (Python's csv module, its default dialect: RFC 4180's); a row is
+    numbered by the line it ends on."""
+    import csv
+
+    reader = csv.reader(line + "\n" for _, line in _lines(name))
+    try:
+        header = next(reader, [])
+        _require(name, columns, header)
+        where = [header.index(c) for c in columns]
+        for fields in reader:
+            if len(fields) != len(header):
+                raise InputError(f"{name}:{reader.line_num}: {len(fields)} fields, the header has {len(header)}")
+            yield [fields[i] for i in where]
+    except csv.Error as exc:
+        raise InputError(f"{name}:{reader.line_num}: not CSV ({exc})") from None
 
 
 def _require(name: str, columns: Sequence[str], present: Iterable[Any]) -> None:

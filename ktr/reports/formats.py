@@ -56,9 +56,48 @@ def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -
     if report.estimates:
         lines += ["", *estimates_text(report)]
     if sentences:
-        lines.append("")
-        lines.append(as_tsv(report).rstrip("\n"))
+        lines += ["", *sentences_text(report)]
     return "\n".join(lines) + "\n"
+
+
+#: the columns of ``--sentences`` in the text format: (header, the sentence row's field), numbers
+#: right-aligned; the missed keywords and added words last, left-aligned
+SENTENCE_COLUMNS = (
+    ("line", "index"),
+    ("system", "system"),
+    ("KTR", "score"),
+    ("F", "f"),
+    ("prec", "precision"),
+    ("keywords", "keywords_counted"),
+    ("transferred", "transferred"),
+    ("missed", "missed"),
+    ("added", "added"),
+)
+_LEFT = {"system", "missed", "added"}
+
+
+def sentences_text(report: Report) -> list[str]:
+    """``--sentences`` in the text format: a row per sentence and system, aligned in terminal
+    columns (line numbers from 1, as an editor counts them); ``-f tsv`` has every column."""
+    header = tuple(h for h, _ in SENTENCE_COLUMNS)
+    rows = [header]
+    for s in report.systems:
+        for found in sentence_rows(s.name, s.averaging, s.sentences):
+            found = {**found, "index": found["index"] + 1}
+            rows.append(tuple(shown(_cell(field, found[field])) for _, field in SENTENCE_COLUMNS))
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(header))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [padded(c, w, right=h not in _LEFT) for c, w, (h, _) in zip(row, widths, SENTENCE_COLUMNS)]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines
+
+
+def _cell(field: str, value: Any) -> str:
+    """A cell of :func:`sentences_text`: a list comma-separated (its items may hold spaces)."""
+    return ", ".join(str(v) for v in value) if isinstance(value, list) else cell(field, value)
 
 
 def as_tsv(report: Report) -> str:

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from ktr.cli.main import main
-from tests.conftest import write
+from tests.conftest import requires_dask, requires_mecab, write
 from tests.reports.test_formats import LEXICON, MACRO, OUTPUT, SOURCE
 
 LONG = "학생이 책을 읽었다 " * 60_000
@@ -153,7 +153,9 @@ def test_score_formats_and_headline(capsys, case):
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--headline", "f")
     assert code == 0 and out.splitlines()[0].split()[:3] == ["system", "F", "KTR"]
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--sentences")
-    assert code == 0 and "\nindex\tsystem\tscore\tkeywords" in out and "\n2\tout\t0.5000\t2\t1\t1\t철수/NNP\t" in out
+    assert (
+        code == 0 and "\nline  system" in out and "\n   3  out     0.5000  0.8333  1.0000  " in out
+    )  # cli/test_score_sentences.py
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain")
     assert code == 0 and out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
@@ -292,6 +294,7 @@ def experiment(tmp_path, src, hyp, pipeline, name="exp"):
     )
 
 
+@requires_dask  # its --engine dask case
 def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monkeypatch):
     src, hyp, _ = case
     lexicon = tmp_path / "six.tsv"
@@ -447,6 +450,7 @@ def test_hypotheses_from_standard_input(capsys, case, monkeypatch):
     error_is(err, "standard input (-) can stand for one file only")
 
 
+@requires_mecab
 def test_analyzer_option_overrides_the_config(capsys, case):
     src, hyp, cfg = case
     code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "-a", "mecab", "-f", "json")
@@ -566,6 +570,7 @@ def test_meta_eval_gold_names_the_failed_source_line(capsys, tmp_path):
     assert (doc["sentences"]["sentences"], doc["sentences"]["ktr"]) == (1, 1.0)  # line 3 has no score
 
 
+@requires_dask
 def test_the_engine_options_make_the_engine_and_its_json_field(capsys):
     # what --engine, --scheduler, --workers, --shards, --resume and -q make, without a cluster
     # (tests/execution/test_dask_engine.py runs one through the command)

@@ -2,6 +2,7 @@
 tests/data/help/ (KTR_UPDATE_GOLDEN=1 rewrites them after a deliberate change), and every
 option of every command is described in README.md or docs/."""
 
+import argparse
 import os
 import re
 
@@ -17,6 +18,16 @@ COMMANDS = ["score", "run", "keywords", "lexicon", "meta-eval"]
 def subparser(command: str):
     parser = build_parser()
     return next(a for a in parser._actions if a.choices and command in a.choices).choices[command]
+
+
+def all_actions(parser):
+    """A parser's options and those of its own subcommands (``ktr lexicon``'s actions)."""
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for sub in dict.fromkeys(a.choices.values()):
+                yield from all_actions(sub)
+        else:
+            yield a
 
 
 def help_text(command: str) -> str:
@@ -56,7 +67,7 @@ def test_version_and_a_missing_command(capsys):
 def test_every_option_is_documented(command):
     """Documented: one of the option's spellings (-s or --src) appears in README.md or docs/."""
     docs = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
-    spellings = [a.option_strings for a in subparser(command)._actions if a.option_strings and a.dest != "help"]
+    spellings = [a.option_strings for a in all_actions(subparser(command)) if a.option_strings and a.dest != "help"]
     undocumented = [s for s in spellings if not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", docs) for o in s)]
     assert spellings and undocumented == []
 
@@ -66,7 +77,7 @@ def test_the_defaults_are_those_the_help_states():
     none, only the switches (False), -f (text) and --top (30, docs/lexicons.md) have one."""
     stated = {}
     for command in COMMANDS:
-        for a in subparser(command)._actions:
+        for a in all_actions(subparser(command)):
             found = re.search(r"[(;] ?default:? ([^;)]+)\)", a.help or "")
             if a.default is not None and a.dest != "help":
                 stated[command, a.dest] = (a.default, found.group(1) if found else None)

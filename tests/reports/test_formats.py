@@ -25,7 +25,7 @@ import pytest
 from ktr import Config, Scorer, __version__
 from ktr.config import DEFAULT_CLASSES
 from ktr.reports.explain import as_explain
-from ktr.reports.formats import as_json, as_text, as_tsv
+from ktr.reports.formats import as_json, as_text, as_tsv, sentences_text
 from ktr.scoring.formula import Aggregation
 from ktr.scoring.scorer import RunOptions
 
@@ -283,7 +283,7 @@ def test_text_table_of_the_hand_worked_case(report):
     )
     assert lines[5] == f"signature: {report.signature.short()}" and len(lines) == 6
     with_rows = as_text(report, sentences=True)
-    assert with_rows.endswith("\n\n" + as_tsv(report))  # a blank line, then the rows
+    assert with_rows.endswith("\n\n" + "\n".join(sentences_text(report)) + "\n")  # a blank line, then the rows
 
 
 def test_explain_rows_in_full(report):

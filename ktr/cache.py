@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 import warnings
@@ -22,6 +23,8 @@ from typing import Any
 from ktr.errors import CacheWarning
 
 _warned = False  # the cache could not be written, and this process has said so
+#: a table about to be built (INFO): nothing is shown unless a command asks (``ktr score`` on a terminal)
+_log = logging.getLogger("ktr.cache")
 
 
 def cache_dir() -> Path:
@@ -36,6 +39,7 @@ def cached_json(kind: str, key: str, compute: Callable[[], Any]) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass  # absent, or damaged (not JSON, not UTF-8): computed again, and written again
+    _log.info("building the %s table (kept in %s)", kind, path.parent)  # a command may show it
     value = compute()
     write_json(path, value, ensure_ascii=False, sort_keys=True)
     return value
@@ -65,12 +69,18 @@ def write_json(path: Path, value: Any, **options: Any) -> bool:
 
 
 def _cannot_write(folder: Path, exc: OSError) -> None:
+    cannot_write(folder, str(exc.strerror or exc))
+
+
+def cannot_write(folder: Path, reason: str) -> None:
+    """Say once per process that the cache in ``folder`` cannot be written (``reason``: the
+    system's or SQLite's words), and that ktr goes on without it."""
     global _warned
     if _warned:
         return
     _warned = True
     warnings.warn(
-        f"cannot write the cache in {folder} ({exc.strerror or exc}): going on without it, so what it holds "
+        f"cannot write the cache in {folder} ({reason}): going on without it, so what it holds "
         "is built again on every run (KTR_CACHE_DIR names another folder)",
         CacheWarning,
         stacklevel=4,

@@ -97,3 +97,17 @@ def shown(text: str) -> str:
     ``\\x1b`` and each surrogate as ``\\udc80``, so that a terminal shows it instead of obeying it,
     and a line break in it does not break the line it is printed on. Everything else is kept."""
     return text if text.isprintable() or not _UNSHOWN.search(text) else _UNSHOWN.sub(_escaped, text)
+
+
+def columns(text: str) -> int:
+    """Columns a text takes in a terminal (East Asian widths, ``unicodedata.east_asian_width``):
+    a wide or full-width character (Hangul, CJK ideographs, full-width forms) two, a combining
+    mark none, any other one; text tables pad by it, so Korean names line up."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def padded(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (:func:`columns`), on the left
+    with ``right`` (a number's column)."""
+    pad = " " * max(width - columns(text), 0)
+    return pad + text if right else text + pad

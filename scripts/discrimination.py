@@ -147,12 +147,15 @@ def main() -> int:
                 stages.append(f"{stage} {counts[0]} / {counts[1]}")
             names = [_found(sysr, "proper_noun") for sysr in (true, mis)]
             below = sum(
-                s.figures(true.how).f is not None
-                and t.figures(true.how).f is not None
-                and s.figures(true.how).f < t.figures(true.how).f
+                s.figures(true.averaging).f is not None
+                and t.figures(true.averaging).f is not None
+                and s.figures(true.averaging).f < t.figures(true.averaging).f
                 for s, t in zip(salad.sentences, true.sentences)
             )
-            pairs = [(t.figures(true.how).f, m.figures(true.how).f) for t, m in zip(true.sentences, mis.sentences)]
+            pairs = [
+                (t.figures(true.averaging).f, m.figures(true.averaging).f)
+                for t, m in zip(true.sentences, mis.sentences)
+            ]
             f_auc = auc(
                 [t for t, m in pairs if t is not None and m is not None],
                 [m for t, m in pairs if t is not None and m is not None],

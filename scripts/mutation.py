@@ -41,7 +41,10 @@ COPIED = ("ktr", "tests", "configs", "lexicons", "scripts", "docs", "README.md",
 
 #: group -> (modules mutated, the fast tests run on them)
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
-    "scoring": (["ktr/scoring/results.py"], ["tests/test_score.py", "tests/test_tracing.py", "tests/test_outputs.py"]),
+    "scoring": (
+        ["ktr/scoring/results.py"],
+        ["tests/scoring/test_scorer.py", "tests/matching/test_tracing.py", "tests/reports/test_formats.py"],
+    ),
     "matching": (
         [
             "ktr/matching/assignment.py",
@@ -53,22 +56,22 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "ktr/matching/transliteration_stage.py",
         ],
         [
-            "tests/test_match.py",
-            "tests/test_assignment.py",
-            "tests/test_numbers.py",
-            "tests/test_transliterate.py",
-            "tests/test_constructions.py",
-            "tests/test_idioms.py",
-            "tests/test_inflection.py",
+            "tests/matching/test_cascade.py",
+            "tests/matching/test_assignment.py",
+            "tests/matching/test_numbers.py",
+            "tests/matching/test_transliteration.py",
+            "tests/lexicon/test_constructions.py",
+            "tests/lexicon/test_idioms.py",
+            "tests/english/test_inflection.py",
         ],
     ),
     "reports": (
         ["ktr/reports/formats.py", "ktr/reports/explain.py", "ktr/reports/files.py"],
-        ["tests/test_tracing.py", "tests/test_outputs.py", "tests/test_run_files.py"],
+        ["tests/matching/test_tracing.py", "tests/reports/test_formats.py", "tests/reports/test_files.py"],
     ),
     "cli": (
         ["ktr/cli/score.py", "ktr/cli/keywords.py", "ktr/cli/run.py", "ktr/cli/common.py", "ktr/cli/main.py"],
-        ["tests/test_commands.py", "tests/test_help.py"],
+        ["tests/cli/test_commands.py", "tests/cli/test_help.py"],
     ),
 }
 

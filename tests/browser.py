@@ -13,8 +13,23 @@ from pathlib import Path
 from typing import Any
 
 
+def chromium_env(profile: Path, **extra: str) -> dict[str, str]:
+    """The environment to start Chromium in: this one with its home, configuration and cache
+    folders inside ``profile`` (even with --user-data-dir Chromium writes ~/.config/chromium's
+    crash reports, and dconf ~/.cache/dconf), and ``extra`` (FONTCONFIG_FILE, say)."""
+    folders = {"HOME": "home", "XDG_CONFIG_HOME": "config", "XDG_CACHE_HOME": "cache"}
+    for folder in folders.values():
+        (profile / folder).mkdir(parents=True, exist_ok=True)
+    return {**os.environ, **{key: str(profile / folder) for key, folder in folders.items()}, **extra}
+
+
 class Browser:
-    def __init__(self, chromium: str, profile: Path, width: int, height: int, mobile: bool = False):
+    def __init__(
+        self, chromium: str, profile: Path, width: int, height: int, mobile: bool = False, fonts: str | None = None
+    ):
+        """Chromium with its profile in ``profile`` (and nothing written outside it), a page of
+        ``width`` × ``height`` (``mobile``: as a phone); ``fonts``: a fontconfig file, for the
+        fonts it may use."""
         to_chrome, self._in = os.pipe()
         self._out, from_chrome = os.pipe()
         args = [
@@ -23,7 +38,7 @@ class Browser:
             "--disable-gpu",
             "--no-first-run",
             "--disable-extensions",
-            f"--user-data-dir={profile}",
+            f"--user-data-dir={profile / 'data'}",
             "--remote-debugging-pipe",
             "--hide-scrollbars",
             "--host-resolver-rules=MAP * ~NOTFOUND",
@@ -33,6 +48,7 @@ class Browser:
         self.proc = subprocess.Popen(
             ["bash", "-c", f'exec "$0" "$@" 3<&{to_chrome} 4>&{from_chrome}', chromium, *args],
             pass_fds=(to_chrome, from_chrome),
+            env=chromium_env(profile, **({"FONTCONFIG_FILE": fonts} if fonts else {})),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

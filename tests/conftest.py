@@ -106,7 +106,7 @@ def local_cluster():
 @pytest.fixture(scope="module")
 def scheduler():
     """The address of a LocalCluster started once per test module; its workers keep what they
-    built (analyzers, tables) from one test to the next. tests/test_dask_faults.py, whose tests
+    built (analyzers, tables) from one test to the next. tests/execution/test_dask_faults.py, whose tests
     kill workers, starts a cluster for each test instead."""
     with local_cluster() as found:
         yield found.scheduler_address

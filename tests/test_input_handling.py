@@ -1,7 +1,7 @@
 """The input cases of docs/input-handling.md, one or more tests each, with the real analyzers.
 
-Cases 1, 3 and 4 are also covered in test_cli.py and test_textio.py; case 10 is in
-test_preflight.py, case 11 in test_concurrency.py, case 12 in test_properties.py.
+Cases 1, 3 and 4 are also covered in cli/test_main.py and test_textio.py; case 10 is in
+scoring/test_preflight.py, case 11 in execution/test_concurrency.py, case 12 in test_properties.py.
 """
 
 import json
@@ -16,9 +16,9 @@ from ktr.errors import InputError, InputWarning
 from ktr.korean.guard import analyze_lines
 from ktr.korean.normalize import normalize_source
 from ktr.reports.formats import as_text
+from tests.cli.test_main import assert_clean_error, ktr
 from tests.conftest import analyzer, requires_java, write
-from tests.test_analyzers import params
-from tests.test_cli import assert_clean_error, ktr
+from tests.korean.test_analyzers import params
 
 SOURCE = ["방 열쇠 여기 있습니다.", "삼 층 방은 314호실입니다.", "제일 유명한 백화점이 어디에요?"]
 OUTPUT = ["Here is the room key.", "The room is on the third floor.", "Where is the most famous department store?"]
@@ -315,8 +315,17 @@ def test_9_emoji_symbols_and_other_scripts_never_crash_or_become_keywords(name):
 
 def test_9_lone_surrogates_from_the_api_are_replaced_with_a_warning(scorer):
     text = b"\xeb\xb0\xa9 \xec\x97\xb4\xec\x87\xa0 \xff\xec\x97\xac\xea\xb8\xb0".decode("utf-8", "surrogateescape")
-    with pytest.warns(InputWarning, match=r"source:1: cleaned 1 .*\(surrogate\)"):
+    with warnings.catch_warnings(record=True) as caught:  # both sides warn: none left for the run's summary
+        warnings.simplefilter("always")
         report = scorer.score([text], ["room key \ud800 here"])
+    assert [(w.category, str(w.message).split(": ")[0]) for w in caught] == [
+        (InputWarning, "source:1"),
+        (InputWarning, "system:1"),
+    ]
+    assert [str(w.message).split(": ", 1)[1] for w in caught] == [
+        "cleaned 1 control or surrogate character(s) before analysis (surrogate)",
+        "cleaned 1 control or surrogate character(s) before matching (surrogate)",
+    ]
     seg = report.systems[0].sentences[0]
     assert [k.keyword.lemma for k in seg.keywords] == ["방", "열쇠", "여기"] and seg.score == 1.0
 

@@ -4,7 +4,9 @@ warning for an input in the other language."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ktr.config import Config
@@ -22,7 +24,53 @@ def config_from(args: argparse.Namespace) -> Config:
         config = config.replace(analyzer=args.analyzer)
     if getattr(args, "headline", None):
         config = config.replace(headline=args.headline)
+    stages, dropped = getattr(args, "stages", None), getattr(args, "no_stage", None) or []
+    if stages is not None or dropped:
+        config = config.replace(matching=matching_stages(config.matching, stages, dropped))
     return config
+
+
+def add_stage_arguments(p: argparse.ArgumentParser) -> None:
+    """--stages LIST and --no-stage NAME: the config's matching cascade from the command line."""
+    from ktr.matching.registry import STAGES
+
+    names = ", ".join(STAGES)
+    p.add_argument(
+        "--stages",
+        metavar="LIST",
+        help=f"the matching stages to run, comma-separated, in this order (replaces the config's; of: {names})",
+    )
+    p.add_argument(
+        "--no-stage",
+        action="append",
+        metavar="NAME",
+        help="leave a matching stage out of the config's cascade (repeatable): --no-stage semantic",
+    )
+
+
+def matching_stages(matching: tuple[str, ...], stages: str | None, dropped: list[str]) -> tuple[str, ...]:
+    """The cascade ``--stages`` names (else the config's ``matching``), without the ``--no-stage``
+    ones; a name that is no stage, or not in the cascade, is a usage error."""
+    from ktr.matching.registry import STAGES
+    from ktr.errors import UsageError
+
+    valid = ", ".join(STAGES)
+    if stages is not None:
+        matching = tuple(s.strip() for s in stages.split(","))
+        for s in matching:
+            if s not in STAGES:
+                raise UsageError(f"--stages: {s!r} is no matching stage; choose from: {valid}")
+            if matching.count(s) > 1:
+                raise UsageError(f"--stages: {s} given more than once; each stage runs once")
+    for s in dropped:
+        if s not in STAGES:
+            raise UsageError(f"--no-stage: {s!r} is no matching stage; choose from: {valid}")
+        if s not in matching:
+            raise UsageError(f"--no-stage {s}: not among the stages run ({', '.join(matching)})")
+    kept = tuple(s for s in matching if s not in dropped)
+    if not kept:
+        raise UsageError("no matching stage left to run: keep at least one (exact, say)")
+    return kept
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, shards: bool = False) -> None:
@@ -99,11 +147,12 @@ class _Named(Protocol):
     def __iter__(self) -> Any: ...
 
 
-def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> None:
+def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> list[tuple[str, bool]]:
     """An input warning for a source whose lines mostly have no Hangul, and for each output
     whose lines are mostly Hangul (:func:`ktr.textio.language_warning`): each would score near 0.
     A file indexed for a cluster (or a URL) is not read again: its first lines were kept when it
-    was checked (``head``). A table's columns are not looked at."""
+    was checked (``head``). A table's columns are not looked at. Returns the files warned of, as
+    (name, whether read as the Korean source)."""
     import warnings
 
     from ktr.errors import InputWarning
@@ -111,6 +160,7 @@ def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> N
 
     files = ([(source, True)] if source is not None else []) + [(f, False) for f in outputs]
     warned = set()
+    found: list[tuple[str, bool]] = []
     for f, korean in files:
         if (f.name, korean) in warned:
             continue  # a file given twice is warned of once
@@ -121,6 +171,8 @@ def warn_of_language(source: _Named | None, outputs: Iterable[_Named] = ()) -> N
         message = language_warning(f.name, iter(f) if lines is None else lines, korean)
         if message is not None:
             warnings.warn(message, InputWarning, stacklevel=2)
+            found.append((f.name, korean))
+    return found
 
 
 class NamedFile:
@@ -133,3 +185,49 @@ class NamedFile:
         from ktr.textio import lines_of
 
         return lines_of(self.name)
+
+
+def on_terminal(quiet: bool) -> bool:
+    """Whether to show progress: standard error is a terminal and ``-q`` was not given (piped or
+    redirected, a command prints no progress at all)."""
+    import sys
+
+    return not quiet and sys.stderr.isatty()
+
+
+class _Building(logging.Handler):
+    """Says once, on standard error, that a table is being built into the cache (a first run)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.said = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        import sys
+
+        if not self.said:
+            self.said = True
+            folder = record.args[1] if isinstance(record.args, tuple) and len(record.args) > 1 else "the cache"
+            print(
+                f"ktr: a first run: building the tables ktr keeps in {folder} from the lexicons and "
+                "WordNet (once; later runs read them)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+@contextmanager
+def building_said(show: bool) -> Iterator[None]:
+    """Meanwhile, with ``show``, the first table built into the cache is announced in one line."""
+    if not show:
+        yield
+        return
+    log = logging.getLogger("ktr.cache")
+    handler, level = _Building(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)

@@ -11,11 +11,15 @@ from ktr.cli.common import (
     EXIT_FAILED_LINES,
     EXIT_OK,
     add_engine_arguments,
+    add_stage_arguments,
+    building_said,
     config_from,
     engine_field,
     engine_from,
+    on_terminal,
     warn_of_language,
 )
+from ktr.controls import shown
 from ktr.errors import KtrError, UsageError
 from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, check_resamples, check_seed
 
@@ -28,12 +32,38 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = subparsers.add_parser("score", help="score MT outputs against a Korean source")
     p.add_argument("-s", "--src", help="Korean source file, one sentence per line")
     p.add_argument(
-        "-t", "--hyp", nargs="+", help="English MT output file(s), one per system (- or none given: standard input)"
+        "-t",
+        "--hyp",
+        nargs="+",
+        metavar="[NAME=]FILE",
+        help="English MT output file(s), one per system, named NAME or after the file "
+        "(- or none given: standard input)",
     )
     p.add_argument("-r", "--ref", nargs="+", help="reference translation(s): adds BLEU and chrF")
     p.add_argument("-c", "--config", help="YAML config (see configs/default.yaml)")
     p.add_argument("-a", "--analyzer", help="override the config's analyzer")
-    p.add_argument("-f", "--format", choices=("text", "json", "tsv"), default="text")
+    add_stage_arguments(p)
+    p.add_argument(
+        "-f",
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: the systems table for people; json: everything, for programs (docs/json.md); tsv: a row "
+        "per sentence and system; md, latex: the systems table in Markdown or LaTeX (booktabs)",
+    )
+    p.add_argument(
+        "-b",
+        "--score-only",
+        action="store_true",
+        help="print only each system's headline score (KTR, or F with --headline f), a line each",
+    )
+    p.add_argument(
+        "-w",
+        "--width",
+        type=int,
+        metavar="N",
+        help=f"decimals of the 0-1 scores in the text, md and latex tables and -b (default {DECIMALS})",
+    )
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
     p.add_argument(
         "--headline",
@@ -46,6 +76,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="per sentence, each keyword: equivalents tried, what matched and how (like the paper's Fig. 4)",
     )
     p.add_argument("--sample", action="store_true", help="score the embedded travel-domain sample")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress on a terminal (a bar of lines scored, a line when a first run builds tables)",
+    )
     p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
     p.add_argument(
         "--paired-bs",
@@ -55,12 +91,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--bootstrap-resamples",
         type=int,
-        default=DEFAULT_RESAMPLES,
         metavar="N",
-        help=f"resamples (at most {MAX_RESAMPLES}; default {DEFAULT_RESAMPLES})",
+        help=f"resamples of --confidence or --paired-bs (at most {MAX_RESAMPLES}; default {DEFAULT_RESAMPLES})",
     )
     p.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed of the resampling (default {DEFAULT_SEED})"
+        "--seed",
+        type=int,
+        help=f"random seed of the resampling of --confidence or --paired-bs (default {DEFAULT_SEED})",
     )
     p.add_argument(
         "-j",
@@ -79,6 +116,55 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(func=run)
 
 
+#: ktr score's output formats (-f)
+FORMATS = ("text", "json", "tsv", "md", "latex")
+#: decimals of a 0-1 score in the tables unless -w says otherwise (ktr.reports.paper_tables.DECIMALS)
+DECIMALS = 4
+#: the resampling's defaults, when --confidence or --paired-bs asks for one
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Options that cannot go together, or that do nothing without another: a usage error each,
+    before anything is read."""
+    tables = args.format in ("md", "latex")
+    if args.score_only:
+        other = [o for o, on in (("--explain", args.explain), ("--sentences", args.sentences)) if on]
+        other += [o for o, on in (("--confidence", args.confidence), ("--paired-bs", args.paired_bs)) if on]
+        if args.format != "text" or other:
+            raise UsageError(f"-b prints the scores alone: not with {other[0] if other else '-f ' + args.format}")
+    if tables and (args.explain or args.sentences or args.confidence or args.paired_bs):
+        raise UsageError(
+            f"-f {args.format} is the systems table alone: --explain, --sentences, --confidence and "
+            "--paired-bs go with -f text or -f json"
+        )
+    if args.width is not None:
+        if args.format in ("json", "tsv"):
+            raise UsageError(f"-w sets the decimals of the tables and -b: -f {args.format} writes every digit")
+        if not 0 <= args.width <= 10:
+            raise UsageError(f"-w: decimals from 0 to 10, got {args.width}")
+    else:
+        args.width = DECIMALS
+    if args.explain and args.format == "tsv":
+        raise UsageError(
+            "--explain is a text report, and -f tsv has a row per sentence already: drop one "
+            "(or -f json --explain: every keyword's detail in the JSON)"
+        )
+    if args.sample and (args.src or args.hyp):
+        raise UsageError("--sample scores the embedded sample: -s and -t go without it (-r may replace its reference)")
+    if not (args.confidence or args.paired_bs):
+        given = [
+            o for o, v in (("--bootstrap-resamples", args.bootstrap_resamples), ("--seed", args.seed)) if v is not None
+        ]
+        if given:
+            raise UsageError(
+                f"{' and '.join(given)} set the resampling of --confidence or --paired-bs: add one of them"
+            )
+    if args.bootstrap_resamples is None:
+        args.bootstrap_resamples = DEFAULT_RESAMPLES
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
+
+
 def _system_name(path: str, taken: set[str]) -> str:
     name = "stdin" if path == "-" else Path(path).name
     for suffix in (".en", ".txt"):
@@ -93,10 +179,13 @@ def _system_name(path: str, taken: set[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ktr.execution.jobs import capped_jobs
+    from ktr.progress import Progress
     from ktr.reports.formats import as_json, as_text, as_tsv
+    from ktr.reports.paper_tables import as_latex, as_markdown, headline_scores
     from ktr.scoring.resampling import Resampling
     from ktr.scoring.scorer import RunOptions, Scorer
 
+    _check_options(args)
     engine = engine_from(args)
     if args.source_column or args.system_column or args.reference_column:
         inputs = _table(args)
@@ -107,25 +196,42 @@ def run(args: argparse.Namespace) -> int:
         jobs, capped = capped_jobs(args.jobs)
         if capped:
             print(f"ktr: warning: {capped}", file=sys.stderr)
-    scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
-    warn_of_language(inputs.source, inputs.systems.values())
+    warned = warn_of_language(inputs.source, inputs.systems.values())
+    if any(korean for _, korean in warned) and any(not korean for _, korean in warned):
+        raise KtrError(
+            f"the source and an output look swapped ({shown(inputs.source.name)} has no Hangul, "
+            f"{shown(next(n for n, korean in warned if not korean))} is mostly Hangul): "
+            "-s takes the Korean source, -t the English output"
+        )
+    show = on_terminal(args.quiet) and not engine.distributed  # the Dask engine shows its own bar
+    with building_said(show):
+        scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
     if args.confidence or args.paired_bs:
         bootstrap = Resampling(args.bootstrap_resamples, args.seed, paired=args.paired_bs)
-    report = scorer.score_inputs(inputs, RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap))
-    if args.explain:
+    with Progress(quiet=not show).bar("scoring", inputs.source.lines) as bar, building_said(show):
+        options = RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap, progress=bar.update)
+        report = scorer.score_inputs(inputs, options)
+    if args.explain and args.format == "text":  # each sentence's keywords, then the corpus table
         from ktr.reports.explain import as_explain
 
         systems = {n: list(f) for n, f in inputs.systems.items()}
-        sys.stdout.write(as_explain(report, list(inputs.source), systems))
-    elif args.format == "json":
+        sys.stdout.write(as_explain(report, list(inputs.source), systems, signature=False))
+        sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
+    elif args.format == "json":  # --explain: each keyword's detail is the sentences'
         extra = {"engine": engine_field(engine)} if engine.distributed else None  # and where it ran
-        sys.stdout.write(as_json(report, sentences=args.sentences, extra=extra) + "\n")
+        sys.stdout.write(as_json(report, sentences=args.sentences or args.explain, extra=extra) + "\n")
     elif args.format == "tsv":
         sys.stdout.write(as_tsv(report))
+    elif args.score_only:
+        sys.stdout.write(headline_scores(report, args.width))
+    elif args.format == "md":
+        sys.stdout.write(as_markdown(report, args.width))
+    elif args.format == "latex":
+        sys.stdout.write(as_latex(report, args.width))
     else:
-        sys.stdout.write(as_text(report, sentences=args.sentences))
+        sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 
@@ -153,9 +259,26 @@ def _files(args: argparse.Namespace, distributed: bool) -> Inputs:
         if [source_path, *hyp_paths, *ref_paths].count("-") > 1:
             raise KtrError("standard input (-) can stand for one file only")
     _check_bootstrap(args, len(hyp_paths))
-    taken: set[str] = set()
-    systems = {_system_name(path, taken): path for path in hyp_paths}
-    return check_inputs(source_path, systems, ref_paths, distributed=distributed)
+    return check_inputs(source_path, _systems(hyp_paths), ref_paths, distributed=distributed)
+
+
+def _systems(specs: list[str]) -> dict[str, str]:
+    """Each system's name and file: ``NAME=PATH`` names it (unless a file of that whole name
+    exists), else it is named after its file (stdin for -). A name given twice is an error."""
+    named: list[tuple[str | None, str]] = []
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if sep and not Path(spec).exists() and spec != "-":
+            if not name or not name.isprintable() or not path:
+                raise UsageError(f"-t {spec}: NAME=PATH needs a name (printable, without tabs) and a file")
+            named.append((name, path))
+        else:
+            named.append((None, spec))
+    given = [n for n, _ in named if n is not None]
+    if twice := sorted({n for n in given if given.count(n) > 1}):
+        raise UsageError(f"-t: the system name {twice[0]!r} is given twice")
+    taken: set[str] = set(given)
+    return {name if name is not None else _system_name(path, taken): path for name, path in named}
 
 
 def _table(args: argparse.Namespace) -> Inputs:

@@ -3,6 +3,12 @@
 words such as "million" and news English's "bn"), number words ("twenty five", "two hundred and
 one", "third", "twice"), month names and spans of minutes said without a number ("half an
 hour"), each as a token span with its keys: ``n:<value>``, ``m:<1-12>``, ``min:<minutes>``.
+
+A number is read as far as Decimal's context holds it exactly: a run of more than
+:data:`MAX_DIGITS` digits is no number (a code, a key, noise: its key was already rounded), and
+scale words multiply a number while it is under :data:`MAX_SCALED`, so no line, however long,
+makes the arithmetic overflow (``9`` a million times, "5 million million ..." 170,000 times
+raised ``decimal.Overflow`` and stopped the run).
 """
 
 from __future__ import annotations
@@ -11,6 +17,23 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+
+#: the most digits a number is read with: the precision of Decimal's default context, past which
+#: its key (:func:`value_key`) was rounded
+MAX_DIGITS = 28
+#: scale words ("million") multiply a number while it is below this
+MAX_SCALED = Decimal(10) ** 60
+
+
+def read_digits(text: str) -> Decimal | None:
+    """The value of a number written in digits (``2.5``, ``1,000``), ``None`` when it is not one
+    or has more than :data:`MAX_DIGITS` digits."""
+    if sum(map(str.isdigit, text)) > MAX_DIGITS:
+        return None
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
 
 
 def value_key(value: Decimal) -> str:
@@ -119,16 +142,15 @@ def english_spans(tokens: Sequence[str]) -> list[Span]:
 
 
 def _digits_at(tokens: Sequence[str], i: int) -> tuple[int, Decimal | None]:
-    try:
-        value = Decimal(tokens[i])
-    except InvalidOperation:
+    value = read_digits(tokens[i]) if "," not in tokens[i] else None
+    if value is None:
         return i + 1, None
     end = i + 1
     if end < len(tokens) and tokens[end] in _ORDINAL_SUFFIXES:
         return end + 1, value
     if end < len(tokens) and tokens[end] in SCALE_ABBREVIATIONS:
         return end + 1, value * SCALE_ABBREVIATIONS[tokens[end]]
-    while end < len(tokens) and tokens[end] in SCALES:
+    while end < len(tokens) and tokens[end] in SCALES and value < MAX_SCALED:
         value *= SCALES[tokens[end]]
         end += 1
     return end, value

@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sqlite3
+import stat
 import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
 
-from ktr.cache import cache_dir
+from ktr.cache import cache_dir, cannot_write
 
-#: the index's layout; bump it when :func:`_build` changes
-VERSION = 1
+#: the index's layout; bump it when :func:`_fill` changes
+VERSION = 2
 #: steps up or down WordNet's noun hierarchy within which a hypernym or hyponym counts
 HYPERNYM_STEPS = 2
 #: WordNet's detachment rules (NLTK's ``morphy``): suffix → replacement
@@ -39,26 +41,71 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
-def _build(path: Path) -> None:
-    """WordNet's graph into a SQLite file: lemma → its synsets; per synset its part of speech,
-    hypernyms (with instance hypernyms) and its lemmas' antonyms' synsets. Written under a
-    temporary name and renamed, so that a run never reads half an index."""
-    lemmas, rows = _graph()
+Graph = tuple[dict[str, list[int]], list[tuple[int, str, str, str]]]
+
+
+def _fill(db: sqlite3.Connection, graph: Graph) -> None:
+    """WordNet's graph into an empty SQLite database: lemma → its synsets; per synset its part of
+    speech, hypernyms (with instance hypernyms) and its lemmas' antonyms' synsets; and how many
+    rows of each it holds, which a file read back must still hold (:func:`_valid`)."""
+    lemmas, rows = graph
+    with db:
+        db.execute("CREATE TABLE lemmas (name TEXT PRIMARY KEY, synsets TEXT NOT NULL)")
+        db.execute("CREATE TABLE synsets (id INTEGER PRIMARY KEY, pos TEXT, hypernyms TEXT, antonyms TEXT)")
+        db.execute("CREATE TABLE counts (lemmas INTEGER NOT NULL, synsets INTEGER NOT NULL)")
+        db.executemany("INSERT INTO lemmas VALUES (?, ?)", ((k, _joined(v)) for k, v in lemmas.items()))
+        db.executemany("INSERT INTO synsets VALUES (?, ?, ?, ?)", rows)
+        db.execute("INSERT INTO counts VALUES (?, ?)", (len(lemmas), len(rows)))
+
+
+def _build(path: Path, graph: Graph) -> None:
+    """The index written under a temporary name and renamed, so that a run never reads half an
+    index; without a journal (nothing to roll back in a file no one reads yet), and the temporary
+    file removed whatever happens."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     os.close(fd)
     try:
         db = sqlite3.connect(tmp)
-        with db:
-            db.execute("CREATE TABLE lemmas (name TEXT PRIMARY KEY, synsets TEXT NOT NULL)")
-            db.execute("CREATE TABLE synsets (id INTEGER PRIMARY KEY, pos TEXT, hypernyms TEXT, antonyms TEXT)")
-            db.executemany("INSERT INTO lemmas VALUES (?, ?)", ((k, _joined(v)) for k, v in lemmas.items()))
-            db.executemany("INSERT INTO synsets VALUES (?, ?, ?, ?)", rows)
-        db.close()
+        try:
+            db.execute("PRAGMA journal_mode=OFF")
+            _fill(db, graph)
+        finally:
+            db.close()
+        os.chmod(tmp, 0o600)
         os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        for name in (tmp, tmp + "-journal"):
+            if os.path.exists(name):
+                os.unlink(name)
+
+
+def _valid(db: sqlite3.Connection) -> bool:
+    """Whether an index read back is whole: SQLite finds it sound (``quick_check``), and it holds
+    its tables with the rows it was written with."""
+    try:
+        if db.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
+            return False
+        counts = db.execute("SELECT lemmas, synsets FROM counts").fetchall()
+        held = db.execute("SELECT (SELECT count(*) FROM lemmas), (SELECT count(*) FROM synsets)").fetchall()
+        return len(counts) == 1 and counts == held
+    except sqlite3.Error:
+        return False
+
+
+def _open(path: Path) -> sqlite3.Connection | None:
+    """The index in ``path`` when it is a regular file (never a pipe or a device, which would
+    block or never end) and whole; else ``None``."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=_WAIT, check_same_thread=False)
+    except (OSError, sqlite3.Error):
+        return None
+    if _valid(db):
+        return db
+    db.close()
+    return None
 
 
 def _graph() -> tuple[dict[str, list[int]], list[tuple[int, str, str, str]]]:
@@ -111,34 +158,80 @@ def _numbers(text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in text.split(",")) if text else ()
 
 
+#: a list of synset numbers as the index holds it
+_LIST = re.compile(r"(?:[0-9]+(?:,[0-9]+)*)?")
+
+
 _lock = threading.Lock()
+#: seconds a query waits for a file another process has locked before the index is built anew
+_WAIT = 0.5
+_index: dict[str, sqlite3.Connection] = {}
 
 
-@lru_cache(maxsize=1)
 def _db() -> sqlite3.Connection:
-    """The index of the WordNet ktr reads, built into ktr's cache the first time."""
+    """The index of the WordNet ktr reads, from ktr's cache; built there the first time, or when
+    the file there is damaged; built in memory when it cannot be written there (said once)."""
+    with _lock:
+        if "db" not in _index:
+            _index["db"] = _open(_path()) or _rebuild()
+        return _index["db"]
+
+
+def _path() -> Path:
     from ktr.english.wordnet import fingerprint
 
     key = hashlib.sha256(f"{VERSION}|{fingerprint()}".encode()).hexdigest()[:20]
-    path = cache_dir() / f"relations-{key}.sqlite"
+    return cache_dir() / f"relations-{key}.sqlite"
+
+
+def _rebuild() -> sqlite3.Connection:
+    """The index built anew into the cache and read from there, or, when it cannot be written
+    there, held in memory."""
+    path, graph = _path(), _graph()
+    try:
+        _build(path, graph)
+    except (OSError, sqlite3.Error) as exc:
+        cannot_write(path.parent, str(getattr(exc, "strerror", None) or exc))
+    db = _open(path)
+    if db is None:
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+        _fill(db, graph)
+    return db
+
+
+def _query(sql: str, args: tuple[object, ...], lists: int = 0) -> list[tuple[str, ...]]:
+    """The rows of a query on the index (texts, the last ``lists`` of each a list of synset
+    numbers). An index that fails a query or answers with what it cannot hold (locked by another
+    process, changed under this one) is built anew, once per process."""
+    db = _db()
+    try:
+        rows = db.execute(sql, args).fetchall()
+        if all(
+            all(isinstance(value, str) for value in row) and all(_LIST.fullmatch(v) for v in row[len(row) - lists :])
+            for row in rows
+        ):
+            return rows
+    except sqlite3.Error:
+        pass
     with _lock:
-        if not path.is_file():
-            _build(path)
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        if _index.get("db") is db and "rebuilt" not in _index:
+            _index["db"] = _index["rebuilt"] = _rebuild()
+    if _index["db"] is db:
+        raise RuntimeError(f"WordNet's index of relations cannot be read ({_path()})")
+    return _query(sql, args, lists)
 
 
 @lru_cache(maxsize=262144)
 def _lemma(name: str) -> tuple[int, ...]:
-    row = _db().execute("SELECT synsets FROM lemmas WHERE name = ?", (name,)).fetchone()
-    return _numbers(row[0]) if row else ()
+    rows = _query("SELECT synsets FROM lemmas WHERE name = ?", (name,), lists=1)
+    return _numbers(rows[0][0]) if rows else ()
 
 
 @lru_cache(maxsize=262144)
 def _synset(number: int) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     """(part of speech, hypernyms, antonyms) of a synset."""
-    pos, hypernyms, antonyms = (
-        _db().execute("SELECT pos, hypernyms, antonyms FROM synsets WHERE id = ?", (number,)).fetchone()
-    )
+    rows = _query("SELECT pos, hypernyms, antonyms FROM synsets WHERE id = ?", (number,), lists=2)
+    pos, hypernyms, antonyms = rows[0] if rows else ("", "", "")
     return pos, _numbers(hypernyms), _numbers(antonyms)
 
 
@@ -152,7 +245,7 @@ def is_lemma(phrase: str) -> bool:
 def _phrases() -> frozenset[str]:
     """WordNet's lemmas of several words (about 60,000), held in memory: phrases are asked about
     far more often than they are found."""
-    return frozenset(name for (name,) in _db().execute("SELECT name FROM lemmas WHERE name LIKE '% %'"))
+    return frozenset(name for (name,) in _query("SELECT name FROM lemmas WHERE name LIKE '% %'", ()))
 
 
 @lru_cache(maxsize=65536)

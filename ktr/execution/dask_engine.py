@@ -89,7 +89,7 @@ def connect(engine: Engine) -> Iterator[Any]:
             n_workers=engine.workers or DEFAULT_WORKERS,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=":0",
+            dashboard_address="127.0.0.1:0",  # the dashboard has no authentication: this machine only
             silence_logs=logging.CRITICAL,
         )
     except (RuntimeError, OSError, TimeoutError) as exc:

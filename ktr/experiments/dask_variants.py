@@ -74,7 +74,7 @@ def score_variant(
         messages += notes
     for message in messages:
         warnings.warn(message, InputWarning, stacklevel=2)
-    return [SystemResult(system, kept[system], scorer.metric.how) for system in outputs]
+    return [SystemResult(system, kept[system], scorer.metric.averaging) for system in outputs]
 
 
 @contextmanager

@@ -162,7 +162,7 @@ def run(
     built = V.build(references, seed, vocab, glosses(prepared.lookups))
     results: dict[str, Variant] = {}
     signatures: dict[str, str] = {}
-    how = scorer.metric.how
+    how = scorer.metric.averaging
     for name, lines in built.items():
         sentences = scorer.score_prepared(prepared, name, lines).sentences
         credits = Counter(k.how for s in sentences for k in s.keywords if k.how)

@@ -137,7 +137,7 @@ def _ranked(lower: SystemResult, upper: SystemResult, rows: Sequence[int] | None
     when None): the difference of their corpus KTR over those lines, and on how many of the
     lines where both have a score ``lower`` scores below ``upper``."""
     if rows is not None:
-        lower, upper = (SystemResult(r.name, [r.sentences[i] for i in rows], r.how) for r in (lower, upper))
+        lower, upper = (SystemResult(r.name, [r.sentences[i] for i in rows], r.averaging) for r in (lower, upper))
     pairs = [(a.score, b.score) for a, b in zip(lower.sentences, upper.sentences, strict=True)]
     scored = [(a, b) for a, b in pairs if a is not None and b is not None]
     below, above = lower.ktr, upper.ktr

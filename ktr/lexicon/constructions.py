@@ -26,8 +26,10 @@ whose tag set has rows in the file.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from ktr.errors import LexiconError
 from ktr.korean.analyzers.base import Morpheme
@@ -183,6 +185,26 @@ def _needed_forms(c: Construction) -> tuple[frozenset[str], ...]:
     return tuple(item.forms for item in c.items if item.forms is not None and not item.optional)
 
 
+class _Spans:
+    """Which of a line's construction spans is the first (in their order) around a keyword, in
+    logarithmic time: the spans come in the order of their first morpheme, so of those starting by
+    the keyword's start (a prefix of them), the first reaching its end is where the largest end so
+    far first does. Spans out of that order are scanned, as before."""
+
+    def __init__(self, spans: Sequence[tuple[int, int, Construction]]) -> None:
+        self.spans = spans
+        self.starts = [s for s, _, _ in spans]
+        self.ordered = all(a <= b for a, b in zip(self.starts, self.starts[1:]))
+        self.reach = list(accumulate((e for _, e, _ in spans), max))
+
+    def first_around(self, start: int, end: int) -> int | None:
+        if not self.ordered:
+            return next((n for n, (s, e, _) in enumerate(self.spans) if s <= start and end <= e), None)
+        before = bisect_right(self.starts, start)
+        n = bisect_left(self.reach, end, 0, before)
+        return n if n < before else None
+
+
 class ConstructionTable:
     """The constructions of one or more files for one tag set; :meth:`apply` rewrites keywords."""
 
@@ -248,8 +270,9 @@ class ConstructionTable:
             return keywords
         out: list[Keyword] = []
         placed: set[int] = set()
+        within = _Spans(spans)
         for kw in keywords:
-            inside = next((n for n, (s, e, _) in enumerate(spans) if s <= kw.start and kw.end <= e), None)
+            inside = within.first_around(kw.start, kw.end)
             if inside is None:
                 out.append(kw)
                 continue

@@ -19,11 +19,13 @@ token span with its keys.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
 from functools import lru_cache
+from itertools import accumulate
 
-from ktr.english.number_expressions import value_key
+from ktr.english.number_expressions import read_digits, value_key
 from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword
 
@@ -70,9 +72,13 @@ _DIGITS = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 NUMBER_CLASSES = frozenset({"numeral", "digits", "determiner"})
 
 
-def _parts(text: str, allow_sino: bool) -> list[tuple[str, Decimal]] | None:
-    """Split a Korean number into ("num", value), ("small"|"large", unit) parts; spaces separate."""
-    out: list[tuple[str, Decimal]] = []
+Part = tuple[str, Decimal]
+
+
+def _tokens(text: str, allow_sino: bool) -> Iterator[tuple[int, Part | None]]:
+    """The parts of a Korean number, left to right, each with where it ends in ``text``: ("num",
+    value), ("small"|"large", unit); ``None`` (and nothing after it) where the text stops being a
+    number. Spaces separate. What a part is depends on its own characters and the next one only."""
     i = 0
     while i < len(text):
         if text[i] == " ":
@@ -80,27 +86,69 @@ def _parts(text: str, allow_sino: bool) -> list[tuple[str, Decimal]] | None:
             continue
         m = _DIGITS.match(text, i)
         if m:
-            try:
-                out.append(("num", Decimal(m.group().replace(",", ""))))
-            except InvalidOperation:
-                return None
+            value = read_digits(m.group())
+            yield m.end(), None if value is None else ("num", value)
+            if value is None:
+                return
             i = m.end()
             continue
         for word in _VOCAB:
             if text.startswith(word, i):
                 break
         else:
-            return None
-        if word in SMALL_UNITS or word in LARGE_UNITS:
-            out.append(
-                ("small" if word in SMALL_UNITS else "large", Decimal(SMALL_UNITS.get(word) or LARGE_UNITS[word]))
-            )
-        elif word in SINO and not allow_sino:
-            return None
-        else:
-            out.append(("num", Decimal(_WORDS[word])))
+            yield i + 1, None
+            return
         i += len(word)
+        if word in SMALL_UNITS or word in LARGE_UNITS:
+            yield i, ("small" if word in SMALL_UNITS else "large", Decimal(SMALL_UNITS.get(word) or LARGE_UNITS[word]))
+        elif word in SINO and not allow_sino:
+            yield i, None
+            return
+        else:
+            yield i, ("num", Decimal(_WORDS[word]))
+
+
+def _parts(text: str, allow_sino: bool) -> list[Part] | None:
+    """Split a Korean number into its parts (:func:`_tokens`); ``None`` when it is not one."""
+    out: list[Part] = []
+    for _, part in _tokens(text, allow_sino):
+        if part is None:
+            return None
+        out.append(part)
     return out
+
+
+#: where a number's reading stands after some of its parts: the sum of its finished large
+#: units, the section under way (small units), the number not yet multiplied by a unit
+State = tuple[Decimal, Decimal, "Decimal | None"]
+_START: State = (Decimal(0), Decimal(0), None)
+
+
+def _step(state: State, part: Part) -> State | None:
+    """The reading after one more part; ``None`` when the parts are not one number."""
+    total, section, current = state
+    kind, value = part
+    if kind == "num":
+        if current is None:
+            current = value
+        elif current < 100 and 0 < value < 10 and current % 10 == 0:  # 스물 + 다섯
+            current += value
+        else:
+            return None  # two numbers in a row: "3 5"
+    elif kind == "small":
+        section += (1 if current is None else current) * value
+        current = None
+    else:
+        if section == 0 and current is None and total == 0:
+            current = Decimal(1)
+        total += (section + (current or 0)) * value
+        section, current = Decimal(0), None
+    return total, section, current
+
+
+def _value(state: State) -> Decimal:
+    total, section, current = state
+    return total + section + (current or 0)
 
 
 @lru_cache(maxsize=65_536)
@@ -118,24 +166,13 @@ def korean_value(text: str, cls: str = "numeral") -> Decimal | None:
     parts = _parts(text, allow_sino=cls in ("numeral", "digits"))
     if not parts:
         return None
-    total, section, current = Decimal(0), Decimal(0), None
-    for kind, value in parts:
-        if kind == "num":
-            if current is None:
-                current = value
-            elif current % 10 == 0 and 0 < value < 10 and current < 100:  # 스물 + 다섯
-                current += value
-            else:
-                return None  # two numbers in a row: "3 5"
-        elif kind == "small":
-            section += (1 if current is None else current) * value
-            current = None
-        else:
-            if section == 0 and current is None and total == 0:
-                current = Decimal(1)
-            total += (section + (current or 0)) * value
-            section, current = Decimal(0), None
-    return total + section + (current or 0)
+    state = _START
+    for part in parts:
+        step = _step(state, part)
+        if step is None:
+            return None
+        state = step
+    return _value(state)
 
 
 def korean_keys(keyword: Keyword) -> tuple[str, ...]:
@@ -166,11 +203,101 @@ def _is_number(kw: Keyword) -> bool:
     return kw.cls in NUMBER_CLASSES and korean_value(kw.lemma, kw.cls) is not None
 
 
+class _Reading:
+    """:func:`korean_value` (class ``numeral``) of a text read as it grows at its end, in time
+    proportional to what is added: the parts of a Korean number are read left to right, and a
+    part ending at least four characters before the end (two to spare for a 째 or 번째 cut from
+    the end, two for the character after it that decides where it ends) stays what it is however
+    the text goes on, so it is read once, into :attr:`state`. Once such a part ends the number
+    (``3 5``, a word that is not a number), no longer text is one: :attr:`dead`."""
+
+    def __init__(self) -> None:
+        self.tail = ""  # the text after the parts read for good
+        self.length = 0  # of the whole text
+        self.state: State = _START
+        self.parts = 0
+        self.dead = False
+
+    def add(self, text: str) -> None:
+        self.tail += text
+        self.length += len(text)
+        settled = len(self.tail) - 4  # a part ending by here stays as it is
+        done = 0
+        for end, part in _tokens(self.tail, True):
+            if end > settled:
+                break
+            state = None if part is None else _step(self.state, part)
+            if state is None:
+                self.dead = True
+                return
+            self.state, self.parts, done = state, self.parts + 1, end
+        self.tail = self.tail[done:]
+
+    def value(self) -> Decimal | None:
+        """The value of the text read so far, as :func:`korean_value` gives it."""
+        if self.dead:
+            return None
+        tail = self.tail
+        if self.length > 1 and tail.endswith("째"):  # the last four characters are always in the tail
+            cut = tail[:-1].removesuffix("번")
+            if cut or self.length > len(tail):  # korean_value keeps 번째 as it is when nothing precedes it
+                tail = cut
+        state, parts = self.state, self.parts
+        for _, part in _tokens(tail, True):
+            step = None if part is None else _step(state, part)
+            if step is None:
+                return None
+            state, parts = step, parts + 1
+        return _value(state) if parts else None
+
+
+def _longest(keywords: Sequence[Keyword], numeric: Sequence[bool], i: int) -> int:
+    """Where the longest run of adjacent number keywords from ``i`` that reads as one number ends
+    (``i + 1`` when none longer does): "3, 4" or "세 넷" are not one number. Each keyword of the
+    run is read once (:class:`_Reading`), and the reading stops where no longer run can be a
+    number, so a line's numbers are grouped in time linear in them."""
+    reading, best, j = _Reading(), i + 1, i
+    while True:
+        gap = " " if j > i and keywords[j].start > keywords[j - 1].end else ""
+        reading.add(gap + keywords[j].lemma)
+        if reading.value() is not None:
+            best = j + 1
+        j += 1
+        if reading.dead or j >= len(keywords) or not numeric[j] or keywords[j].start - keywords[j - 1].end > 1:
+            return best
+
+
+class _Places:
+    """Where to find a morpheme of a line by its offset, and how many keywords from one on start
+    before an offset, each in logarithmic time (a line's morphemes and keywords come in source
+    order; whatever their order, the answers are those of a scan from the start)."""
+
+    def __init__(self, morphemes: Sequence[Morpheme], keywords: Sequence[Keyword]) -> None:
+        self.highest = list(accumulate((m.start for m in morphemes), max))  # the first start >= x: here too
+        self.first: dict[int, int] = {}
+        for x, m in enumerate(morphemes):
+            self.first.setdefault(m.start, x)
+        self.starts = [k.start for k in keywords]
+        self.ordered = all(a <= b for a, b in zip(self.starts, self.starts[1:]))
+
+    def after(self, end: int) -> int:
+        """The index of the first morpheme that starts at or after ``end`` (their number if none)."""
+        return bisect_left(self.highest, end)
+
+    def starting_before(self, j: int, end: int) -> int:
+        """How many keywords from the ``j``-th on start before ``end``."""
+        if self.ordered:
+            return bisect_left(self.starts, end, j) - j
+        return sum(1 for start in self.starts[j:] if start < end)
+
+
 def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keyword]:
-    """Keywords with each written number collapsed into one ``number`` keyword (see module doc)."""
+    """Keywords with each written number collapsed into one ``number`` keyword (see module doc),
+    in time linear in a line's keywords and morphemes (with a logarithmic factor)."""
     numeric = [k.cls in NUMBER_CLASSES and _is_number(k) for k in keywords]
     if not any(numeric):
         return keywords  # most sentences: no number to group
+    places = _Places(morphemes, keywords)
     out: list[Keyword] = []
     i = 0
     while i < len(keywords):
@@ -178,25 +305,20 @@ def group(morphemes: Sequence[Morpheme], keywords: list[Keyword]) -> list[Keywor
             out.append(keywords[i])
             i += 1
             continue
-        j = i + 1
-        while j < len(keywords) and numeric[j] and keywords[j].start - keywords[j - 1].end <= 1:
-            j += 1
-        value = korean_value(_surface(keywords[i:j]), "numeral")
-        while value is None and j > i + 1:
-            j -= 1  # "3, 4" or "세 넷": not one number; keep the longest that is
-            value = korean_value(_surface(keywords[i:j]), "numeral")
+        j = _longest(keywords, numeric, i)
         run = keywords[i:j]
         lemma = _surface(run)
-        end, extra = _suffix(morphemes, run[-1].end, value)
+        value = korean_value(lemma, "numeral")
+        end, extra = _suffix(morphemes, places.after(run[-1].end), run[-1].end, value)
         if len(run) == 1 and not extra:
             out.append(run[0])
         else:
             cls = "digits" if any(k.cls == "digits" for k in run) else "numeral"
             start, written = run[0].start, lemma + extra
-            if extra in DATE_UNITS and out and (before := _relative(morphemes, out[-1], start)):
+            if extra in DATE_UNITS and out and (before := _relative(morphemes, places.first, out[-1], start)):
                 written, start = f"{before} {written}", out.pop().start  # 지난 25일: a date, as English says it
             out.append(Keyword(written, "number", cls, start, end, base=lemma))
-        i = j + sum(1 for k in keywords[j:] if k.start < end)
+        i = j + places.starting_before(j, end)
     return out
 
 
@@ -207,12 +329,12 @@ DATE_UNITS = frozenset({"일", "월", "년"})
 _RELATIVE = {"지나다": "지난", "오다": "오는"}
 
 
-def _relative(morphemes: Sequence[Morpheme], keyword: Keyword, start: int) -> str:
+def _relative(morphemes: Sequence[Morpheme], first: dict[int, int], keyword: Keyword, start: int) -> str:
     """지난 or 오는 when ``keyword`` is that word (a verb with its adnominal ending) right before the
-    date at ``start``, else ""."""
+    date at ``start``, else "" (``first``: the index of the first morpheme at each offset)."""
     if keyword.lemma not in _RELATIVE:
         return ""
-    stem = next((x for x, m in enumerate(morphemes) if m.start == keyword.start), None)
+    stem = first.get(keyword.start)
     if stem is None or stem + 1 >= len(morphemes):
         return ""
     ending = morphemes[stem + 1]
@@ -234,10 +356,9 @@ COUNTERS = frozenset("명 개 마리 대 권 장 채 척 벌 켤레 그루 송�
 COUNTED = {"명": ("people", "persons", "individuals"), "분": ("minute", "minutes", "people", "persons")}
 
 
-def _suffix(morphemes: Sequence[Morpheme], end: int, value: Decimal | None) -> tuple[int, str]:
+def _suffix(morphemes: Sequence[Morpheme], k: int, end: int, value: Decimal | None) -> tuple[int, str]:
     """A unit word that belongs to the number just before ``end``: 월, 째/번째, a counter, or
-    년 of a year."""
-    k = next((x for x, m in enumerate(morphemes) if m.start >= end), len(morphemes))
+    년 of a year (``k``: the first morpheme at or after ``end``)."""
     after = morphemes[k : k + 2]
     if not after or after[0].start - end > 1 or value is None:
         return end, ""

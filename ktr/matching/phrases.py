@@ -110,14 +110,6 @@ EXPANDED = Option(
 )
 
 
-def _wordnet(settings: Mapping[str, Any], key: str, rules: str = "") -> dict[str, str]:
-    """The signature fragment of a stage that expands equivalents in WordNet."""
-    from ktr.english.wordnet import fingerprint
-
-    eq = settings["expanded_equivalents"]
-    return {key: f"wn{fingerprint()}/senses{settings['synonym_senses']}" + (f"/eq{eq}" if eq else "") + rules}
-
-
 class ExactStage(Stage):
     """A lexicon equivalent as written (where the output is read with English grammar, i.e. with
     the inflections of its words known, a phrasal verb also split by its object)."""
@@ -164,14 +156,14 @@ class _EitherWay(Stage):
         return phrases(self, k, getattr(targets, self.index), hits, v, Forms(True, True, True))
 
 
-class SynonymStage(_EitherWay):
-    """A WordNet synonym of an equivalent."""
+class _Expanded(_EitherWay):
+    """A stage whose phrases WordNet expands from the lexicon's equivalents (:mod:`ktr.lexicon.expand`):
+    its table gives each entry its phrases, the keyword's targets of the field :attr:`fills`."""
 
-    name, kind, index = "synonym", 1, "synonyms_by_first"
-    strength = 4
     options = (SENSES, EXPANDED)
     needs = ("WordNet",)
-    fills = "synonyms"
+    #: the function of :mod:`ktr.lexicon.expand` that builds the table, and the signature's key
+    table, key = "", ""
 
     @classmethod
     def english(cls, table: Any) -> Iterable[str]:
@@ -179,13 +171,31 @@ class SynonymStage(_EitherWay):
 
     @classmethod
     def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
-        from ktr.lexicon.expand import synonym_table
+        from ktr.lexicon import expand
 
-        return synonym_table(lexicon, settings["synonym_senses"], settings["expanded_equivalents"])
+        build = getattr(expand, cls.table)
+        return build(lexicon, settings["synonym_senses"], settings["expanded_equivalents"])
+
+    @classmethod
+    def rules(cls) -> str:
+        """What else decides its table, in the signature ("" for nothing)."""
+        return ""
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
-        return _wordnet(settings, "syn")
+        from ktr.english.wordnet import fingerprint
+
+        eq = settings["expanded_equivalents"]
+        senses = f"wn{fingerprint()}/senses{settings['synonym_senses']}" + (f"/eq{eq}" if eq else "")
+        return {cls.key: senses + cls.rules()}
+
+
+class SynonymStage(_Expanded):
+    """A WordNet synonym of an equivalent."""
+
+    name, kind, index = "synonym", 1, "synonyms_by_first"
+    strength = 4
+    fills, table, key = "synonyms", "synonym_table", "syn"
 
 
 class IdiomStage(_EitherWay):
@@ -222,27 +232,15 @@ class IdiomStage(_EitherWay):
         return {"idioms": f"{'+'.join(settings['idioms'])}@{table.digest[:10]}"} if table is not None else {}
 
 
-class DerivationStage(_EitherWay):
+class DerivationStage(_Expanded):
     """A word WordNet derives from an equivalent."""
 
     name, kind, index = "derivation", 3, "derivations_by_first"
     strength = 2
-    options = (SENSES, EXPANDED)
-    needs = ("WordNet",)
-    fills = "derivations"
+    fills, table, key = "derivations", "derivation_table", "der"
 
     @classmethod
-    def english(cls, table: Any) -> Iterable[str]:
-        return [word for words in table.values() for word in words]
-
-    @classmethod
-    def load(cls, settings: Mapping[str, Any], lexicon: Lexicon, tagset: str) -> Any:
-        from ktr.lexicon.expand import derivation_table
-
-        return derivation_table(lexicon, settings["synonym_senses"], settings["expanded_equivalents"])
-
-    @classmethod
-    def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
+    def rules(cls) -> str:
         from ktr.english.derivation import RULES
 
-        return _wordnet(settings, "der", f"/drv{RULES}")
+        return f"/drv{RULES}"

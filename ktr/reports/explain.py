@@ -59,10 +59,14 @@ def _matched(k: KeywordResult, tokens: Sequence[str]) -> str:
     return found if found == k.matched else f"{found} ({k.matched})"
 
 
-def as_explain(report: Report, sources: Sequence[str], outputs: Mapping[str, Sequence[str]]) -> str:
+def as_explain(
+    report: Report, sources: Sequence[str], outputs: Mapping[str, Sequence[str]], signature: bool = True
+) -> str:
     """Per sentence and system, a table like the paper's Fig. 4: each keyword, the equivalents
     tried, the output words that matched (with the equivalent, when inflected or a synonym) and
-    by which stage, and the sentence score."""
+    by which stage, and the sentence score; then the signature (without ``signature``: nothing
+    after the last sentence's blank line, for ``ktr score --explain``, which prints the corpus
+    table after it)."""
     lines: list[str] = []
     for system in report.systems:
         hyps = outputs[system.name]
@@ -99,5 +103,6 @@ def as_explain(report: Report, sources: Sequence[str], outputs: Mapping[str, Seq
             if seg.added:
                 lines.append("  added (traced to no keyword): " + ", ".join(word for _, word in seg.added))
             lines.append("")
-    lines.append(f"signature: {report.signature.short()}")
+    if signature:
+        lines.append(f"signature: {report.signature.short()}")
     return "\n".join(lines) + "\n"

@@ -67,7 +67,7 @@ def segments_tsv(run: Run) -> str:
             for seg in s.sentences:
                 hit = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if k.transferred)
                 missed = " ".join(f"{k.keyword.lemma}/{k.keyword.cls}" for k in seg.keywords if not k.transferred)
-                ktr, _, precision, f = seg.figures(s.how)
+                ktr, _, precision, f = seg.figures(s.averaging)
                 score = "" if ktr is None else f"{ktr:.4f}"
                 out.append(
                     f"{v.name}\t{s.name}\t{seg.index}\t{score}\t{seg.counted}\t{seg.transferred}\t"

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ktr.controls import shown
+from ktr.controls import columns, padded, shown
+from ktr.reports.paper_tables import DECIMALS, table
 from ktr.scoring.corpus import Report
-from ktr.scoring.layout import TSV_COLUMNS, cell, sentence_rows, systems_table
+from ktr.scoring.layout import TSV_COLUMNS, cell, sentence_rows
 
 _AGGREGATIONS = {
     "macro": "mean of sentence scores",
@@ -25,13 +26,15 @@ def as_json(report: Report, sentences: bool = False, extra: dict[str, Any] | Non
     return json.dumps({**report.to_dict(sentences=sentences), **(extra or {})}, ensure_ascii=False, indent=2)
 
 
-def as_text(report: Report, sentences: bool = False) -> str:
-    header, body = systems_table([s.summary() for s in report.systems], report.headline)
-    rows = [header, *(tuple(shown(c) for c in row) for row in body)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -> str:
+    """The systems table (its 0-1 scores to ``decimals`` places), the note, the signatures, the
+    intervals if any, and with ``sentences`` the TSV of :func:`as_tsv`."""
+    header, body = table(report, decimals)
+    rows = [header, *body]
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]  # Hangul takes two columns
     lines = []
     for n, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells = [padded(row[0], widths[0])] + [padded(c, w, right=True) for c, w in zip(row[1:], widths[1:])]
         lines.append("  ".join(cells))
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -63,7 +66,7 @@ def as_tsv(report: Report) -> str:
     score, counts, missed keywords, precision, F, added words."""
     out = ["\t".join(header for header, _ in TSV_COLUMNS)]
     for s in report.systems:
-        for row in sentence_rows(s.name, s.how, s.sentences):
+        for row in sentence_rows(s.name, s.averaging, s.sentences):
             out.append("\t".join(shown(cell(name, row[name])) for _, name in TSV_COLUMNS))
     return "\n".join(out) + "\n"
 

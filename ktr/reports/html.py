@@ -38,12 +38,21 @@ def _asset(name: str) -> str:
 
 
 def _table(table: Table, cls: str = "") -> str:
+    """A table in a box that scrolls sideways when the table is wider than the page (a phone);
+    an interval's cell may wrap after its comma."""
     head = "".join(f"<th>{escape(h)}</th>" for h in table.header)
+    cis = {i for i, h in enumerate(table.header) if h.endswith("CI")}
     rows = []
     for row in table.rows:
-        cells = "".join(f"<td>{escape(c)}</td>" for c in row)
+        cells = "".join(
+            f'<td class="ci">{escape(c)}</td>' if i in cis else f"<td>{escape(c)}</td>" for i, c in enumerate(row)
+        )
         rows.append(f"<tr>{cells}</tr>")
-    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    wide = len(table.header) > 8  # wider than a phone: said there (CSS shows the note on narrow screens)
+    return (
+        f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+        "</table></div>" + ('<p class="note scroll-note">The table scrolls sideways.</p>' if wide else "")
+    )
 
 
 def _failed(variant: VariantRun) -> str:
@@ -173,7 +182,9 @@ def html(run: Run) -> str:
 <style>{_asset("report.css")}</style>
 </head><body>
 <header><h1>ktr run: {escape(exp.name)}</h1><p>{escape(method_note(run))}</p>
-<p class="note">ktr {escape(__version__)} · {escape(str(exp.path))}</p></header>
+<p class="note">ktr {escape(__version__)} · {escape(str(exp.path))}</p>
+<p id="font-note" hidden>Korean shows as empty boxes here: this browser has no font with Hangul. Install one
+(Linux: Noto Sans CJK, Debian's and Ubuntu's fonts-noto-cjk; macOS and Windows have one) and reload.</p></header>
 <section id="systems"><h2>Systems</h2>{systems}{sacre}</section>
 {variants}
 <section id="plots"><h2>Plots</h2>{_plots(run)}</section>

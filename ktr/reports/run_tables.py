@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ktr.controls import shown
+from ktr.controls import columns, padded, shown
 from ktr.errors import InputError
 from ktr.scoring.layout import num as num  # how every report writes a score (the report modules import it here)
 from ktr.textio import write_texts as write_texts_all
@@ -153,10 +153,10 @@ def method_note(run: Run) -> str:
 def layout(table: Table) -> list[str]:
     """A table as aligned plain-text lines (first column left, the rest right)."""
     rows = [table.header, *table.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(table.header))]
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(table.header))]  # Hangul takes two columns
     lines = []
     for n, row in enumerate(rows):
-        lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
+        lines.append("  ".join([padded(row[0], widths[0])] + [padded(c, w, True) for c, w in zip(row[1:], widths[1:])]))
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return lines

@@ -84,8 +84,11 @@ def class_bars(classes: Sequence[tuple[str, int]], systems: Sequence[str], rates
 
 
 def intervals(rows: Sequence[tuple[str, float | None, tuple[float, float] | None, int]]) -> str:
-    """A dot per (label, score, CI, colour index) with its 95% interval as a whisker, on [0, 1]."""
-    left, plot_w, row_h = 200, 380, 22
+    """A dot per (label, score, CI, colour index) with its 95% interval as a whisker, on [0, 1];
+    the labels' column as wide as the longest label needs (about 6.5 px a character), at most
+    200 px, so that the chart, scaled to a phone's width, keeps its text readable."""
+    plot_w, row_h = 380, 22
+    left = min(200, max(60, round(6.5 * max((len(label) for label, *_ in rows), default=0)) + 16))
     h = 26 + row_h * len(rows)
     body = []
     for t in (0, 0.25, 0.5, 0.75, 1):

@@ -28,16 +28,16 @@ class Totals:
     """A system's corpus figures, from its lines' results added in line order (:meth:`add`): the
     counts of its summary, and the sums of the lines' statistics."""
 
-    def __init__(self, how: Aggregation):
-        self.how = how
+    def __init__(self, averaging: Aggregation):
+        self.averaging = averaging
         self.sentences = self.scored = self.without_keywords = self.failed = self.empty = 0
         self.keywords = self.counted = self.transferred = self.not_in_lexicon = 0
         self.content = self.traced = self.added = 0
         self.sums: list[float] = [0] * len(STATISTICS)
 
     @classmethod
-    def of(cls, sentences: Iterable[SentenceResult], how: Aggregation) -> Totals:
-        totals = cls(how)
+    def of(cls, sentences: Iterable[SentenceResult], averaging: Aggregation) -> Totals:
+        totals = cls(averaging)
         for s in sentences:
             totals.add(s)
         return totals
@@ -57,11 +57,11 @@ class Totals:
         self.content += s.content
         self.traced += s.traced
         self.added += s.content - s.traced
-        self.sums = list(map(add, self.sums, line_statistics(s, self.how)))
+        self.sums = list(map(add, self.sums, line_statistics(s, self.averaging)))
 
     def scores(self) -> Scores:
         """The corpus scores (:func:`ktr.scoring.formula.scores` of the sums)."""
-        return scores(dict(zip(STATISTICS, self.sums)), self.how)
+        return scores(dict(zip(STATISTICS, self.sums)), self.averaging)
 
 
 class PerLine:
@@ -120,7 +120,7 @@ class SystemResult:
 
     name: str
     sentences: list[SentenceResult]
-    how: Aggregation = field(default_factory=Aggregation)
+    averaging: Aggregation = field(default_factory=Aggregation)
     bleu: float | None = None
     chrf: float | None = None
     totals: Totals | None = None
@@ -128,22 +128,22 @@ class SystemResult:
 
     @property
     def aggregation(self) -> str:
-        return self.how.aggregation
+        return self.averaging.aggregation
 
     @property
     def no_keywords(self) -> str:
-        return self.how.no_keywords
+        return self.averaging.no_keywords
 
     @property
     def beta(self) -> float:
         """Of the F score (Config.f_beta)."""
-        return self.how.beta
+        return self.averaging.beta
 
     def figures(self) -> Totals:
         """The corpus figures: the totals kept, or those of the sentences."""
         if self.totals is not None:
             return self.totals
-        return Totals.of(self.sentences, self.how)
+        return Totals.of(self.sentences, self.averaging)
 
     def scores(self) -> Scores:
         return self.figures().scores()
@@ -235,7 +235,7 @@ class Report:
         """Two pandas DataFrames, ``sentences`` (a row per system and sentence) and ``systems`` (a
         row per system, the fields of ``to_dict()``), the signature in their ``attrs``; needs
         pandas (``pip install 'ktr[pandas]'``)."""
-        rows = [row for s in self.systems for row in sentence_rows(s.name, s.how, s.sentences)]
+        rows = [row for s in self.systems for row in sentence_rows(s.name, s.averaging, s.sentences)]
         return frames(rows, self.to_dict()["systems"], self.signature.short())
 
     def _repr_html_(self) -> str:

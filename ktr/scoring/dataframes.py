@@ -46,7 +46,7 @@ def score_columns(
         for kind, values in (
             ("ktr", [s.score for s in system.sentences]),
             ("precision", [s.precision for s in system.sentences]),
-            ("f", [s.figures(system.how).f for s in system.sentences]),
+            ("f", [s.figures(system.averaging).f for s in system.sentences]),
         ):
             name = f"{system.name}_{kind}"
             if hasattr(data, "add_column"):  # a datasets.Dataset: a new one, with the column

@@ -116,8 +116,8 @@ class LineFigures(NamedTuple):
 _FAILED = LineFigures(None, None, None, None)
 
 
-def line_figures(line: Line, how: Aggregation) -> LineFigures:
-    """The one place a line's own KTR, precision and F are decided, under ``how``: each None where
+def line_figures(line: Line, averaging: Aggregation) -> LineFigures:
+    """The one place a line's own KTR, precision and F are decided, under ``averaging``: each None where
     it has nothing to divide, all None for a line the analyzer failed on. The corpus scores are
     means of these (:func:`line_statistics`), so a line's F is the one the corpus F averages."""
     if line.failed:
@@ -125,17 +125,19 @@ def line_figures(line: Line, how: Aggregation) -> LineFigures:
     score = ratio(line.transferred, line.counted)
     weighted = ratio(line.weight_transferred, line.weight)
     precision = ratio(line.traced, line.content)
-    return LineFigures(score, weighted, precision, f_beta(weighted if how.weighted else score, precision, how.beta))
+    return LineFigures(
+        score, weighted, precision, f_beta(weighted if averaging.weighted else score, precision, averaging.beta)
+    )
 
 
-def line_statistics(line: Line, how: Aggregation) -> tuple[float, ...]:
+def line_statistics(line: Line, averaging: Aggregation) -> tuple[float, ...]:
     """A line's sufficient statistics (:data:`STATISTICS`): all zero for a line the analyzer
     failed on, which counts for nothing."""
     if line.failed:
         return (0,) * len(STATISTICS)
-    value = sentence_value(line.counted, line.transferred, how.no_keywords)
-    weighted = sentence_value(line.weight, line.weight_transferred, how.no_keywords)
-    _, _, precision, f = line_figures(line, how)
+    value = sentence_value(line.counted, line.transferred, averaging.no_keywords)
+    weighted = sentence_value(line.weight, line.weight_transferred, averaging.no_keywords)
+    _, _, precision, f = line_figures(line, averaging)
     return (
         line.counted,
         line.transferred,
@@ -154,9 +156,9 @@ def line_statistics(line: Line, how: Aggregation) -> tuple[float, ...]:
 
 @dataclass(frozen=True)
 class Scores:
-    """A corpus's scores under every aggregation, and its headline figures by ``how``."""
+    """A corpus's scores under every aggregation, and its headline figures by ``averaging``."""
 
-    how: Aggregation
+    averaging: Aggregation
     ktr_macro: Any
     ktr_micro: Any
     ktr_weighted: Any
@@ -167,15 +169,17 @@ class Scores:
     @property
     def ktr(self) -> Any:
         """KTR by the aggregation."""
-        return {"macro": self.ktr_macro, "micro": self.ktr_micro, "weighted": self.ktr_weighted}[self.how.aggregation]
+        return {"macro": self.ktr_macro, "micro": self.ktr_micro, "weighted": self.ktr_weighted}[
+            self.averaging.aggregation
+        ]
 
     @property
     def precision(self) -> Any:
         """Precision by the aggregation (weighted: as macro; words have no class)."""
-        return self.precision_micro if self.how.aggregation == "micro" else self.precision_macro
+        return self.precision_micro if self.averaging.aggregation == "micro" else self.precision_macro
 
 
-def scores(sums: Mapping[str, Any], how: Aggregation) -> Scores:
+def scores(sums: Mapping[str, Any], averaging: Aggregation) -> Scores:
     """The scores of summed statistics (:data:`STATISTICS`, each a number: None where a score is
     undefined; or each an array of resampled sums: NaN there)."""
     divide: Callable[..., Any] = ratio
@@ -184,12 +188,12 @@ def scores(sums: Mapping[str, Any], how: Aggregation) -> Scores:
         divide, f_of = _ratios, _f_betas
     ktr_micro = divide(sums["ok_transferred"], sums["ok_counted"])
     precision_micro = divide(sums["ok_traced"], sums["ok_content"])
-    if how.aggregation == "micro":
-        f = f_of(ktr_micro, precision_micro, how.beta)
+    if averaging.aggregation == "micro":
+        f = f_of(ktr_micro, precision_micro, averaging.beta)
     else:
         f = divide(sums["f_sum"], sums["f_n"])
     return Scores(
-        how,
+        averaging,
         ktr_macro=divide(sums["ktr_sum"], sums["ktr_n"]),
         ktr_micro=ktr_micro,
         ktr_weighted=divide(sums["weighted_sum"], sums["weighted_n"]),
@@ -214,8 +218,8 @@ def _f_betas(recall: np.ndarray, precision: np.ndarray, beta: float) -> np.ndarr
     return np.where(np.isnan(recall), np.nan, np.where(np.isnan(precision), recall, np.where(zero, 0.0, both)))
 
 
-def columns(lines: Iterable[Line], how: Aggregation) -> dict[str, np.ndarray]:
+def columns(lines: Iterable[Line], averaging: Aggregation) -> dict[str, np.ndarray]:
     """Each line's statistics, one array of floats per statistic: what a bootstrap resamples."""
-    rows = [line_statistics(line, how) for line in lines]
+    rows = [line_statistics(line, averaging) for line in lines]
     table = np.array(rows, dtype=float).reshape(len(rows), len(STATISTICS))
     return {name: np.ascontiguousarray(table[:, j]) for j, name in enumerate(STATISTICS)}

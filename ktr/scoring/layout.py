@@ -22,14 +22,14 @@ def num(x: float | None, digits: int = 4) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def sentence_rows(system: str, how: Aggregation, sentences: Iterable[SentenceResult]) -> list[dict[str, Any]]:
+def sentence_rows(system: str, averaging: Aggregation, sentences: Iterable[SentenceResult]) -> list[dict[str, Any]]:
     """A row per sentence of ``system``: its figures under ``how`` (:meth:`SentenceResult.figures`),
     counts, missed keywords and added words."""
     return [
         {
             "system": system,
             "index": seg.index,
-            **seg.figures(how)._asdict(),
+            **seg.figures(averaging)._asdict(),
             "keywords": seg.keyword_count,
             "keywords_counted": seg.counted,
             "transferred": seg.transferred,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from ktr.config import Config
 from ktr.errors import InputWarning
@@ -31,7 +31,7 @@ from ktr.lexicon import Lexicon
 from ktr.matching.registry import STAGES
 from ktr.matching.stage import stage_class
 from ktr.matching.tracing import RULES as TRACING
-from ktr.scoring.corpus import Totals
+from ktr.scoring.corpus import SystemResult, Totals
 from ktr.scoring.formula import Aggregation, Scores
 from ktr.scoring.layout import num
 from ktr.scoring.lines import checked
@@ -59,6 +59,9 @@ class SentenceScore:
     keywords: tuple[KeywordResult, ...]
     added: tuple[str, ...]  # the output's content words not traced to the source
 
+    def __str__(self) -> str:
+        return self.format()
+
     def format(self) -> str:
         """One line, sacreBLEU's way: the scores, then the keywords missed and the words added."""
         missed = " ".join(f"{k.keyword.lemma}/{k.keyword.tag}" for k in self.keywords if not k.transferred)
@@ -75,34 +78,83 @@ class SentenceScore:
 
 @dataclass(frozen=True)
 class CorpusScore:
-    """A corpus's score: the headline KTR (``score``, by the aggregation), precision and F, the
-    other aggregations, the counts, BLEU and chrF with references, and the signature."""
+    """A corpus's score: a view of the system's result, whose figures are declared once
+    (:class:`~ktr.scoring.corpus.SystemResult` and its :meth:`~ktr.scoring.corpus.SystemResult.summary`),
+    with the signature (short form). ``score`` is the headline KTR, by the aggregation."""
 
-    score: float | None
-    precision: float | None
-    f: float | None
-    ktr_macro: float | None
-    ktr_micro: float | None
-    ktr_weighted: float | None
-    aggregation: str
-    sentences: int
-    keywords: int
-    counted: int
-    transferred: int
+    system: SystemResult
     signature: str
-    bleu: float | None = None
-    chrf: float | None = None
 
-    def format(self) -> str:
-        """One line: ``KTR = 0.8140 (macro)  prec = ...  F = ...  69/85 keywords, 20 sentences``,
-        BLEU and chrF when scored, then the signature."""
+    @property
+    def score(self) -> float | None:
+        return cast("float | None", self.system.ktr)
+
+    @property
+    def precision(self) -> float | None:
+        return cast("float | None", self.system.precision)
+
+    @property
+    def f(self) -> float | None:
+        return cast("float | None", self.system.f)
+
+    @property
+    def ktr_macro(self) -> float | None:
+        return cast("float | None", self.system.ktr_macro)
+
+    @property
+    def ktr_micro(self) -> float | None:
+        return cast("float | None", self.system.ktr_micro)
+
+    @property
+    def ktr_weighted(self) -> float | None:
+        return cast("float | None", self.system.ktr_weighted)
+
+    @property
+    def aggregation(self) -> str:
+        return self.system.aggregation
+
+    @property
+    def sentences(self) -> int:
+        return self.system.figures().sentences
+
+    @property
+    def keywords(self) -> int:
+        return self.system.figures().keywords
+
+    @property
+    def counted(self) -> int:
+        return self.system.figures().counted
+
+    @property
+    def transferred(self) -> int:
+        return self.system.figures().transferred
+
+    @property
+    def bleu(self) -> float | None:
+        return self.system.bleu
+
+    @property
+    def chrf(self) -> float | None:
+        return self.system.chrf
+
+    def to_dict(self) -> dict[str, Any]:
+        """The system's summary (the JSON report's fields) and the signature."""
+        return {**self.system.summary(), "signature": self.signature}
+
+    def __str__(self) -> str:
+        """One line, sacreBLEU's way: ``KTR = 0.8140 (macro)  prec = ...  F = ...  69/85
+        keywords, 20 sentences``, BLEU and chrF when scored; the signature is :attr:`signature`."""
         text = (
             f"KTR = {num(self.score)} ({self.aggregation})  prec = {num(self.precision)}  F = {num(self.f)}  "
             f"{self.transferred}/{self.counted} keywords, {self.sentences} sentences"
         )
         if self.bleu is not None:
             text += f"  BLEU = {self.bleu:.2f}  chrF = {num(self.chrf, 2)}"
-        return f"{text}  {self.signature}"
+        return text
+
+    def format(self) -> str:
+        """:meth:`__str__`, then the signature."""
+        return f"{self}  {self.signature}"
 
 
 class KTR:
@@ -120,7 +172,7 @@ class KTR:
     ):
         self.config = config = config or Config()
         check(config, analyzer=analyzer is None)
-        self.how = Aggregation(config.aggregation, config.no_keywords, config.f_beta)
+        self.averaging = Aggregation(config.aggregation, config.no_keywords, config.f_beta)
         self.pipeline = Pipeline(config, analyzer or build_analyzer(config.analyzer, config.timeout, threads), lexicon)
 
     # -- sacreBLEU's interface ----------------------------------------------------------------
@@ -128,8 +180,8 @@ class KTR:
     def sentence_score(self, source: str, hypothesis: str) -> SentenceScore:
         """The score of one output line against its Korean source."""
         (line,) = self.score_lines([source], [hypothesis])
-        score, weighted, precision, f = line.figures(self.how)
-        if self.how.weighted:
+        score, weighted, precision, f = line.figures(self.averaging)
+        if self.averaging.weighted:
             score = weighted
         added = tuple(word for _, word in line.added)
         return SentenceScore(score, precision, f, line.counted, line.transferred, line.keywords, added)
@@ -142,29 +194,13 @@ class KTR:
         sources, outputs, refs = checked(sources, {"hypotheses": hypotheses}, references, "sources")
         hypotheses = outputs["hypotheses"]
         totals = self.statistics(self.score_lines(sources, hypotheses))
-        s = self.score_from(totals)
-        bleu = chrf = None
+        system = SystemResult("system", [], self.averaging, totals=totals)
         if refs:
             metrics = ReferenceScores()
             metrics.add("system", hypotheses, refs)
             found = metrics.scores("system")
-            bleu, chrf = found["bleu"][0], found["chrf"][0]
-        return CorpusScore(
-            s.ktr,
-            s.precision,
-            s.f,
-            s.ktr_macro,
-            s.ktr_micro,
-            s.ktr_weighted,
-            self.how.aggregation,
-            totals.sentences,
-            totals.keywords,
-            totals.counted,
-            totals.transferred,
-            self.signature().short(),
-            bleu,
-            chrf,
-        )
+            system.bleu, system.chrf = found["bleu"][0], found["chrf"][0]
+        return CorpusScore(system, self.signature().short())
 
     def signature(self, resampling: Resampling | None = None) -> Signature:
         """Everything that decides this metric's scores (and a bootstrap's resamples and seed)."""
@@ -212,7 +248,7 @@ class KTR:
 
     def statistics(self, lines: Iterable[SentenceResult]) -> Totals:
         """Lines' statistics summed, in line order."""
-        return Totals.of(lines, self.how)
+        return Totals.of(lines, self.averaging)
 
     def score_from(self, totals: Totals) -> Scores:
         """The scores of summed statistics (:func:`ktr.scoring.formula.scores`)."""

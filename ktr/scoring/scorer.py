@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -56,12 +56,14 @@ class RunOptions:
     not grow with the corpus; ``report.systems[i].sentences`` is then empty). ``statistics``:
     each line's counts and sacreBLEU statistics, for a bootstrap later
     (:func:`~ktr.scoring.significance.bootstrap_report`). ``bootstrap``: intervals (and paired
-    tests) computed as the run ends, recorded in the signature."""
+    tests) computed as the run ends, recorded in the signature. ``progress``: called with the
+    number of source lines of each stretch as it is scored (a progress bar's update)."""
 
     details: bool = True
     keep_sentences: bool = True
     statistics: bool = False
     bootstrap: Resampling | None = None
+    progress: Callable[[int], None] | None = None
 
     @property
     def keeps_statistics(self) -> bool:
@@ -198,7 +200,7 @@ class Scorer:
                 warnings.warn(message, InputWarning, stacklevel=2)
         with fewer_gc_pauses():
             sentences = self.pipeline.match_lines(prepared, hypotheses)
-        return SystemResult(name, sentences, self.metric.how)
+        return SystemResult(name, sentences, self.metric.averaging)
 
     def score(
         self,
@@ -346,15 +348,15 @@ class Scorer:
     ) -> Report:
         """Every stretch scored; its lines' results kept, or summed into each system's totals as
         the lines go by; BLEU and chrF summed stretch by stretch; a bootstrap at the end if asked."""
-        how = self.metric.how
+        averaging = self.metric.averaging
         metrics = ReferenceScores(keep=options.keeps_statistics) if with_references else None
         if metrics is not None:
             run = dataclasses.replace(
                 run, side=partial(_reference_statistics, options.keeps_statistics), merge=metrics.merge
             )
         kept: dict[str, list[SentenceResult]] = {name: [] for name in names}
-        totals = {name: Totals(how) for name in names}
-        lines = {name: PerLine(how.weighted) for name in names}
+        totals = {name: Totals(averaging) for name in names}
+        lines = {name: PerLine(averaging.weighted) for name in names}
         messages = Warnings()
         for found, notes in iter_stretches(self.pipeline, stretches, run):
             for name, sentences in found.items():
@@ -366,11 +368,13 @@ class Scorer:
                     if options.keeps_statistics:
                         lines[name].add(sentence)
             messages.add(notes)
+            if options.progress is not None:
+                options.progress(max((len(sentences) for sentences in found.values()), default=0))
         messages.emit(stacklevel=3)
         results = []
         signatures = None
         for name in names:
-            result = SystemResult(name, kept[name], how)
+            result = SystemResult(name, kept[name], averaging)
             if not options.keep_sentences:
                 result.totals, result.per_line = totals[name], lines[name] if options.keeps_statistics else None
             if metrics is not None:

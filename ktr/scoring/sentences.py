@@ -116,10 +116,10 @@ class SentenceResult:
     def keyword_count(self) -> int:
         return len(self.keywords) if self.size is None else self.size
 
-    def figures(self, how: Aggregation) -> LineFigures:
+    def figures(self, averaging: Aggregation) -> LineFigures:
         """The line's KTR, class-weighted KTR, precision and F under ``how``
         (:func:`ktr.scoring.formula.line_figures`: the one place they are decided)."""
-        return line_figures(self, how)
+        return line_figures(self, averaging)
 
     @property
     def score(self) -> float | None:

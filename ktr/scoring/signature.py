@@ -47,6 +47,10 @@ class Signature:
             **self._bootstrap(),
         }
 
+    def __str__(self) -> str:
+        """The short form, as sacreBLEU prints a signature."""
+        return self.short()
+
     def short(self) -> str:
         parts = [
             f"ktr:{self.ktr_version}",

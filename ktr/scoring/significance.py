@@ -87,12 +87,12 @@ class FormulaStatistic:
     formula (:func:`ktr.scoring.formula.scores`) of the resampled sums of its lines' statistics."""
 
     columns: dict[str, np.ndarray]
-    how: Aggregation
+    averaging: Aggregation
     figure: str
 
     def scores(self, counts: np.ndarray) -> np.ndarray:
         found: np.ndarray = getattr(
-            scores({name: counts @ c for name, c in self.columns.items()}, self.how), self.figure
+            scores({name: counts @ c for name, c in self.columns.items()}, self.averaging), self.figure
         )
         return found
 
@@ -104,8 +104,8 @@ FIGURES = ("ktr", "precision", "f")
 def system_statistics(system: SystemResult, figures: Sequence[str] = FIGURES) -> dict[str, FormulaStatistic]:
     """Each of the system's ``figures`` (of :data:`FIGURES`, by its aggregation) under
     resampling; the lines the analyzer failed on count for nothing, as in the corpus score."""
-    lines = columns(system.lines(), system.how)
-    return {figure: FormulaStatistic(lines, system.how, figure) for figure in figures}
+    lines = columns(system.lines(), system.averaging)
+    return {figure: FormulaStatistic(lines, system.averaging, figure) for figure in figures}
 
 
 def sacrebleu_statistic(

@@ -173,5 +173,16 @@ window.addEventListener("error", (e) => {
   const line = Number(link.get("line"));
   renderList();
   if (data.sources.length) select(line >= 1 && line <= data.sources.length ? line - 1 : 0);
+  // no font with Hangul: a Hangul syllable is drawn as the same box as a private-use character
+  const hangulMissing = () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 48;
+    const g = canvas.getContext("2d", { willReadFrequently: true });
+    if (!g) return false;
+    g.font = `32px ${getComputedStyle(document.body).fontFamily}`;
+    const drawn = (c) => { g.clearRect(0, 0, 48, 48); g.fillText(c, 4, 36); return g.getImageData(0, 0, 48, 48).data.join(); };
+    return drawn("\u{D55C}") === drawn("\u{E000}");
+  };
+  $("font-note").hidden = !hangulMissing();
   document.documentElement.dataset.ready = "true";
 })();

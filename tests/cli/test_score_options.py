@@ -1,0 +1,117 @@
+"""``ktr score``'s options together: each pair works, or is a usage error on one line (exit 2);
+none is dropped without a word (issue 40, items 1 and 9). Run in this process through
+``ktr.cli.main``, on the hand-worked case of tests/reports/test_formats.py."""
+
+import json
+
+import pytest
+
+from tests.cli.test_commands import ktr
+from tests.conftest import write
+from tests.reports.test_formats import LEXICON, OUTPUT, SOURCE
+
+REFERENCE = ["The student read a book.", "He drank water.", "Cheolsu came.", "Yes."]
+
+
+@pytest.fixture
+def files(tmp_path):
+    """(source, output, reference, config): the case's files, a config for its lexicon."""
+    lexicon = write(tmp_path / "six.tsv", LEXICON)
+    src = write(tmp_path / "src.ko", "\n".join(SOURCE) + "\n")
+    hyp = write(tmp_path / "out.en", "\n".join(OUTPUT) + "\n")
+    ref = write(tmp_path / "ref.en", "\n".join(REFERENCE) + "\n")
+    cfg = write(tmp_path / "c.yaml", f"lexicons: [{lexicon}]\nmatching: [exact, inflection]\n")
+    return src, hyp, ref, cfg
+
+
+def usage_error(code, err, *fragments):
+    assert code == 2 and err.startswith("ktr: error: ") and err.count("\n") == 1, (code, err)
+    for f in fragments:
+        assert f in err, err
+
+
+def test_explain_prints_the_corpus_table_with_bleu_and_chrf_after_the_sentences(capsys, files):
+    src, hyp, ref, cfg = files
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-r", ref, "-c", cfg, "--explain")
+    assert code == 0 and err == ""
+    assert out.startswith("── out · sentence 1 · KTR 0.67 (2 of 3 keywords)")
+    explain, _, table = out.partition("\nsystem ")
+    assert "── out · sentence 3 · KTR 0.50" in explain and "signature:" not in explain
+    header = ("system " + table).splitlines()[0].split()
+    assert header[:2] == ["system", "KTR"] and header[-2:] == ["BLEU", "chrF"]
+    assert out.count("\nsignature: ") == 1 and "\nsacrebleu bleu: nrefs:1" in out
+
+
+def test_explain_with_confidence_prints_the_intervals(capsys, files):
+    src, hyp, _, cfg = files
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain", "--confidence")
+    assert code == 0 and "── out · sentence 2 · KTR 1.00" in out
+    assert "95% confidence intervals from 1000 bootstrap resamples (seed 12345)" in out
+
+
+def test_explain_with_json_puts_each_keywords_detail_in_the_json(capsys, files):
+    src, hyp, ref, cfg = files
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, "-r", ref, "-c", cfg, "--explain", "-f", "json")
+    data = json.loads(out)  # the JSON alone: nothing else on stdout
+    system = data["systems"][0]
+    first = system["segments"][0]["keywords"]
+    assert code == 0 and [(k["lemma"], k["how"]) for k in first] == [
+        ("학생", "exact"),
+        ("책", None),
+        ("읽다", "inflection"),
+    ]
+    assert system["bleu"] is not None and system["chrf"] is not None
+
+
+def test_explain_with_tsv_is_a_usage_error(capsys, files):
+    src, hyp, _, cfg = files
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--explain", "-f", "tsv")
+    usage_error(code, err, "--explain", "-f tsv")
+    assert out == ""
+
+
+def test_sample_with_a_source_or_an_output_is_a_usage_error(capsys, files):
+    src, hyp, _, _ = files
+    usage_error(*ktr(capsys, "score", "--sample", "-t", hyp)[::2], "--sample", "-t")
+    usage_error(*ktr(capsys, "score", "--sample", "-s", src)[::2], "--sample", "-s")
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (["--seed", "7"], "--seed"),
+        (["--bootstrap-resamples", "2000"], "--bootstrap-resamples"),
+        (["--bootstrap-resamples", "2000", "--seed", "7"], "--bootstrap-resamples and --seed"),
+    ],
+)
+def test_resampling_options_without_a_resampling_are_a_usage_error(capsys, files, options, named):
+    src, hyp, _, cfg = files
+    code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg, *options)
+    usage_error(code, err, named, "--confidence or --paired-bs")
+
+
+def test_resampling_options_with_confidence_are_used(capsys, files):
+    src, hyp, _, cfg = files
+    code, out, _ = ktr(
+        capsys, "score", "-s", src, "-t", hyp, "-c", cfg, "--confidence", "--bootstrap-resamples", "50", "--seed", "7"
+    )
+    assert code == 0 and "95% confidence intervals from 50 bootstrap resamples (seed 7)" in out
+
+
+def test_source_and_output_swapped_warn_then_fail(capsys, files):
+    src, hyp, _, cfg = files
+    code, out, err = ktr(capsys, "score", "-s", hyp, "-t", src, "-c", cfg)
+    lines = err.splitlines()
+    assert code == 1 and out == "" and len(lines) == 3, err
+    assert lines[0].startswith(f"ktr: warning: {hyp}: ") and "is this the Korean source?" in lines[0]
+    assert lines[1].startswith(f"ktr: warning: {src}: ") and "is this the English output?" in lines[1]
+    assert lines[2] == (
+        f"ktr: error: the source and an output look swapped ({hyp} has no Hangul, {src} is mostly Hangul): "
+        "-s takes the Korean source, -t the English output"
+    )
+
+
+def test_an_english_source_alone_still_only_warns(capsys, files):
+    _, hyp, _, cfg = files
+    code, out, err = ktr(capsys, "score", "-s", hyp, "-t", hyp, "-c", cfg)
+    assert code == 0 and out.startswith("system") and err.count("ktr: warning: ") == 1

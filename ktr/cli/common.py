@@ -51,8 +51,8 @@ def add_stage_arguments(p: argparse.ArgumentParser) -> None:
 def matching_stages(matching: tuple[str, ...], stages: str | None, dropped: list[str]) -> tuple[str, ...]:
     """The cascade ``--stages`` names (else the config's ``matching``), without the ``--no-stage``
     ones; a name that is no stage, or not in the cascade, is a usage error."""
-    from ktr.matching.registry import STAGES
     from ktr.errors import UsageError
+    from ktr.matching.registry import STAGES
 
     valid = ", ".join(STAGES)
     if stages is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from ktr.cli.common import (
 )
 from ktr.controls import shown
 from ktr.errors import KtrError, UsageError
+from ktr.matching import timing
 from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, check_resamples, check_seed
 
 if TYPE_CHECKING:
@@ -81,6 +83,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--quiet",
         action="store_true",
         help="no progress on a terminal (a bar of lines scored, a line when a first run builds tables)",
+    )
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="after the scores, on stderr: the time of each step and matching stage, in seconds per 1,000 "
+        "lines (in this process: with --jobs 1)",
     )
     p.add_argument("--confidence", action="store_true", help="95%% confidence intervals by bootstrap resampling")
     p.add_argument(
@@ -210,9 +218,19 @@ def run(args: argparse.Namespace) -> int:
     bootstrap = None
     if args.confidence or args.paired_bs:
         bootstrap = Resampling(args.bootstrap_resamples, args.seed, paired=args.paired_bs)
-    with Progress(quiet=not show).bar("scoring", inputs.source.lines) as bar, building_said(show):
-        options = RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap, progress=bar.update)
-        report = scorer.score_inputs(inputs, options)
+    if args.profile:
+        if jobs != 1 or engine.distributed:
+            raise UsageError("--profile times the steps in this process: use it with --jobs 1, without --engine dask")
+        timing.start()
+    began = time.perf_counter()
+    try:
+        with Progress(quiet=not show).bar("scoring", inputs.source.lines) as bar, building_said(show):
+            options = RunOptions(details=details, keep_sentences=details, bootstrap=bootstrap, progress=bar.update)
+            report = scorer.score_inputs(inputs, options)
+    finally:
+        timing.stop()
+    if args.profile:
+        sys.stderr.write(profile_table(timing.times(), time.perf_counter() - began, inputs.source.lines))
     if args.explain and args.format == "text":  # each sentence's keywords, then the corpus table
         from ktr.reports.explain import as_explain
 
@@ -233,6 +251,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
+
+
+def profile_table(steps: dict[str, float], total: float, lines: int) -> str:
+    """``--profile``'s table: each step's seconds, per 1,000 lines, and share of the run; the
+    matching stages' own time inside "matching", the rest of it (views, the assignment) beside."""
+    stages = {k: v for k, v in steps.items() if k not in ("keywords and targets", "matching", "tracing and counts")}
+    rows = [("keywords and targets", steps.get("keywords and targets", 0.0))]
+    rows += [(f"  stage {name}", seconds) for name, seconds in stages.items()]
+    rows.append(("  matching: the assignment and the rest", steps.get("matching", 0.0) - sum(stages.values())))
+    rows.append(("tracing and counts", steps.get("tracing and counts", 0.0)))
+    counted = steps.get("keywords and targets", 0.0) + steps.get("matching", 0.0) + steps.get("tracing and counts", 0.0)
+    rows.append(("analysis, reading, the rest", total - counted))
+    per = 1000 / max(lines, 1)
+    out = [f"profile: {lines} lines in {total:.2f} s", f"{'step':<42} {'s':>8} {'s/1k lines':>11} {'share':>6}"]
+    out += [f"{name:<42} {s:>8.3f} {s * per:>11.3f} {s / total if total else 0:>6.1%}" for name, s in rows]
+    return "\n".join(out) + "\n"
 
 
 def _files(args: argparse.Namespace, distributed: bool) -> Inputs:

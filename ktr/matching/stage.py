@@ -43,6 +43,7 @@ from ktr.korean.analyzers.base import Morpheme
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
 from ktr.lexicon.format import Lookup
+from ktr.matching import timing
 from ktr.matching.candidate import Candidate
 from ktr.matching.registry import STAGES
 from ktr.matching.targets import Targets
@@ -246,10 +247,17 @@ class Cascade:
     completes: tuple[Completes, ...]
 
 
-@lru_cache(maxsize=64)
 def cascade(matching: Matching) -> Cascade:
-    """The stages ``matching`` names (:data:`ktr.matching.registry.STAGES`), in that order."""
+    """The stages ``matching`` names (:data:`ktr.matching.registry.STAGES`), in that order (each
+    timed while :mod:`ktr.matching.timing` counts)."""
+    return _cascade(matching, timing.on())
+
+
+@lru_cache(maxsize=64)
+def _cascade(matching: Matching, timed: bool) -> Cascade:
     stages = tuple(stage_class(name)(order, matching) for order, name in enumerate(matching.stages))
+    if timed:
+        stages = tuple(timing.timed(s, s.name) for s in stages)
     return Cascade(
         stages,
         tuple(s for s in stages if isinstance(s, Refines)),

@@ -17,6 +17,7 @@ pipeline with :meth:`Pipeline.for_worker`.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -34,6 +35,7 @@ from ktr.korean.keywords import Keyword, extract, load_tagset
 from ktr.korean.normalize import Normalized, normalize_source
 from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
+from ktr.matching import timing
 from ktr.matching.cascade import match_in_pieces, match_lines
 from ktr.matching.stage import Matching, Stage, stage_class
 from ktr.matching.targets import KeywordTargets, Targets, Unit
@@ -235,6 +237,7 @@ class Pipeline:
     ) -> Prepared:
         """Keywords, look-ups and targets of analysed lines (:meth:`analyse`); warnings name
         lines from ``first_line`` on."""
+        clock = time.perf_counter() if timing.on() else None
         notes = [(n, norm.warning()) for n, (norm, _) in enumerate(analysed, first_line) if norm.removed]
         notes += [
             (n, f"not scored, the analysis failed: {a.failed}")
@@ -272,6 +275,8 @@ class Pipeline:
         copied = [latin_words(norm.text) for norm, _ in analysed]
         failed = [a.failed for _, a in analysed]
         warned = [n for n, _ in notes]
+        if clock is not None:
+            timing.add("keywords and targets", time.perf_counter() - clock)
         return Prepared(keywords, lookups, targets, missed, counts, failed, messages, copied, warned, first_line)
 
     def _known_word(self, k: Keyword) -> tuple[Lookup | None, Targets, KeywordResult, float | None]:
@@ -317,6 +322,7 @@ class Pipeline:
         """Per line, the keywords of ``prepared`` matched against the output line; sentence
         indexes count from ``first`` (a stretch of a longer corpus). Without ``details`` each
         line's result keeps its counts but not its keywords' results."""
+        clock = time.perf_counter() if timing.on() else None
         sentences = []
         failed = prepared.failed or [None] * len(hypotheses)
         copied = prepared.copied or [frozenset()] * len(hypotheses)
@@ -338,6 +344,9 @@ class Pipeline:
             match_in_pieces(line, s, piece, self.matching, self._inflections) if far else next(whole)
             for line, s, far in zip(lines, starts, long, strict=True)
         ]
+        if clock is not None:
+            timing.add("matching", time.perf_counter() - clock)
+            clock = time.perf_counter()
         for index, (targets, missed, counts, hyp, why, latin), tokens, chosen in zip(
             count(first), rows, tokenized, matched
         ):
@@ -354,4 +363,6 @@ class Pipeline:
             if why or not hyp.strip():
                 stats = replace(stats, failed=why, empty_hypothesis=not hyp.strip())
             sentences.append(stats)
+        if clock is not None:
+            timing.add("tracing and counts", time.perf_counter() - clock)
         return sentences

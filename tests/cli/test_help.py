@@ -82,7 +82,17 @@ def test_the_defaults_are_those_the_help_states():
     assert unstated == {
         **{
             ("score", d): False
-            for d in ("sentences", "explain", "sample", "quiet", "confidence", "paired_bs", "resume", "score_only")
+            for d in (
+                "sentences",
+                "explain",
+                "sample",
+                "quiet",
+                "profile",
+                "confidence",
+                "paired_bs",
+                "resume",
+                "score_only",
+            )
         },
         ("score", "format"): "text",
         ("run", "quiet"): False,

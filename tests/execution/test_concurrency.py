@@ -56,7 +56,7 @@ def test_wordnet_tables_are_built_before_any_thread_scores(corpus, kiwi, monkeyp
     from ktr.lexicon import expand
 
     scorer = Scorer(Config(), analyzer=kiwi)
-    assert scorer.pipeline._synonyms and scorer.pipeline._inflections  # built by the constructor
+    assert scorer.pipeline.tables["synonym"] and scorer.pipeline._inflections  # built by the constructor
     serial = run(scorer, corpus)
 
     def no_wordnet(*args, **kwargs):

@@ -13,14 +13,16 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ktr.errors import ConfigError, brief
 from ktr.korean.keywords import CLASSES
 from ktr.matching.registry import DEFAULT_CASCADE, STAGES
-from ktr.matching.stage import stage_options
+
+if TYPE_CHECKING:
+    from ktr.matching.stage import Option
 from ktr.textio import invalid_utf8
 
 AGGREGATIONS = ("macro", "micro", "weighted")
@@ -63,9 +65,8 @@ class Config:
     """Matching stages, in cascade order (:data:`ktr.matching.registry.STAGES`): exact,
     inflection, derivation (WordNet), synonym (WordNet), idiom, construction, number,
     transliteration, semantic (an embedding model, on what the others left). Each stage's own
-    options (``semantic_threshold``, ``synonym_senses``...) are keys of the config too, declared
-    by the stage (docs/configuration.md lists them), held in :attr:`options` and read as
-    attributes (``config.semantic_threshold``)."""
+    options are keys of the config too, declared by the stage (docs/configuration.md lists
+    them), held in :attr:`options` and read as attributes of the config."""
     aggregation: str = "macro"
     """Headline corpus score: macro (mean of sentence scores, the paper), micro (all keywords
     pooled) or weighted (mean of sentence scores with keywords weighted by class)."""
@@ -87,14 +88,14 @@ class Config:
     in-process; unset: the backend's default (60 for the KoNLPy backends, 0 for kiwi and mecab)."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The matching stages' options (key → value), every registered stage's, at their defaults
-    unless given: ``Config(semantic_threshold=0.6)`` and YAML's ``semantic_threshold: 0.6`` set one."""
+    unless given: ``Config(KEY=VALUE)`` and YAML's ``KEY: VALUE`` set one."""
 
     def __init__(self, **values: Any) -> None:
         """The fields as given (the rest at their defaults); any other key is a stage's option."""
         for f in _FIELDS.values():
             if f.name != "options":
                 object.__setattr__(self, f.name, values.pop(f.name) if f.name in values else _default(f))
-        known = stage_options()
+        known = _stage_options()
         given = {**values.pop("options", {}), **values}
         for key in given:
             if key not in known:
@@ -103,7 +104,7 @@ class Config:
         self.__post_init__()
 
     def __getattr__(self, name: str) -> Any:
-        """A stage's option as an attribute (``config.semantic_threshold``)."""
+        """A stage's option as an attribute (``config.KEY``)."""
         options = self.__dict__.get("options")
         if options is not None and name in options:
             return options[name]
@@ -140,7 +141,7 @@ class Config:
             _choice("matching", name, STAGES)
         if twice := sorted({s for s in self.matching if self.matching.count(s) > 1}):
             raise ConfigError(f"matching: {', '.join(twice)} given more than once; each stage runs once")
-        for key, option in stage_options().items():
+        for key, option in _stage_options().items():
             if problem := option.problem(self.options[key]):
                 raise ConfigError(f"{key}: {problem}")
         if not self.lexicons:
@@ -159,7 +160,7 @@ class Config:
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> Config:
         if not isinstance(data, dict):
             raise ConfigError(f"{where}: expected a mapping of options, got {type(data).__name__}")
-        options = stage_options()
+        options = _stage_options()
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key in _FIELDS and key != "options":
@@ -186,6 +187,14 @@ class Config:
 _FIELDS = {f.name: f for f in dataclasses.fields(Config)}
 
 
+def _stage_options() -> dict[str, Option]:
+    """Every registered stage's options (:func:`ktr.matching.stage.stage_options`): the stages'
+    modules are imported when a config is first made, not when ktr is."""
+    from ktr.matching.stage import stage_options
+
+    return stage_options()
+
+
 def _default(f: dataclasses.Field[Any]) -> Any:
     return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
 
@@ -196,7 +205,7 @@ def _rebuild(values: dict[str, Any]) -> Config:
 
 def valid_keys() -> list[str]:
     """The keys a config may have: its fields and every registered stage's options."""
-    return [name for name in _FIELDS if name != "options"] + list(stage_options())
+    return [name for name in _FIELDS if name != "options"] + list(_stage_options())
 
 
 def _typed(where: str, key: str, value: Any, default: Any) -> Any:

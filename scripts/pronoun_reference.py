@@ -12,7 +12,13 @@ either). Two rules:
 
 - ``any``: every missed noun or name, every personal pronoun that agrees;
 - ``subject``: only persons and names marked as the sentence's topic or subject (은, 는, 이, 가
-  right after the word) and only the subject pronouns he, she and they.
+  right after the word) and only the subject pronouns he, she and they;
+- ``guarded`` (issue 39): a subject pronoun (he, she, it, they) nobody took, credited to a noun or
+  name marked as topic or subject only where the source has no other candidate of that person
+  and number (he, she: one person or name without an entry, the same lemma however often said,
+  and no 그 or 그녀; it: one thing or name; they: one noun marked plural, 들), and only in a line
+  where the other stages transferred at least 35 % of the keywords (the semantic stage's gate:
+  an output of another sentence shares a word or two by chance).
 
 Printed per set: keywords credited on the human translations (``true``) and on mismatched pairs
 (each source against the translation half the corpus away, as scripts/discrimination.py pairs
@@ -42,6 +48,16 @@ PERSON = frozenset({"he", "him", "his", "she", "her", "they", "them", "their"})
 THING = frozenset({"it", "its", "they", "them", "their"})
 SUBJECT = frozenset({"he", "she", "they"})
 TOPIC = ("은", "는", "이", "가")
+#: the guarded rule: which candidates each subject pronoun may stand for, and the source's
+#: pronouns that are a candidate of their own
+GUARDED = {
+    "he": ("person", "그", "그녀"),
+    "she": ("person", "그", "그녀"),
+    "it": ("thing", "그것", "이것"),
+    "they": ("plural", "그들", ""),
+}
+#: the share of a line's keywords the other stages must have transferred (the semantic stage's)
+GATE = 0.35
 
 
 def _kind(result, wn) -> str | None:
@@ -55,10 +71,42 @@ def _kind(result, wn) -> str | None:
     return None
 
 
+def guarded(sentence, tokens: list[str], used: set[int], source: str, wn) -> list:
+    """The ``guarded`` rule (module doc)."""
+    ks = sentence.keywords
+    counted = [r for r in ks if r.counts is not False]
+    if not counted or sum(r.transferred for r in counted) / len(counted) < GATE:
+        return []
+    kinds = {}
+    for n, r in enumerate(ks):
+        after = source[r.keyword.end : r.keyword.end + 2]
+        if r.keyword.cls in ("noun", "proper_noun") and (after[:1] in TOPIC or after in ("들은", "들이")):
+            kind = _kind(r, wn)
+            if kind is not None:
+                kinds[n] = "plural" if after[:1] == "들" else kind
+    pronouns = {r.keyword.lemma for r in ks if r.keyword.cls == "pronoun"}
+    found: list = []
+    for i, token in enumerate(tokens):
+        if token not in GUARDED or i in used:
+            continue
+        wanted, *own = GUARDED[token]
+        if pronouns.intersection(own):
+            continue
+        candidates = [n for n, kind in kinds.items() if kind == wanted or kind == "any" and wanted != "plural"]
+        if len({ks[n].keyword.lemma for n in candidates}) != 1:
+            continue
+        missed = [n for n in candidates if not ks[n].transferred and ks[n] not in found]
+        if missed:
+            found.append(ks[missed[0]])
+    return found
+
+
 def credited(sentence, output: str, source: str, rule: str, wn) -> list:
     """The missed keywords of ``sentence`` that a free, agreeing pronoun of ``output`` would carry."""
     tokens = tokenize(output)
     used = {t for r in sentence.keywords if r.span for t in range(*r.span)}
+    if rule == "guarded":
+        return guarded(sentence, tokens, used, source, wn)
     free = [i for i, t in enumerate(tokens) if t in PERSON | THING and i not in used]
     found = []
     for r in sentence.keywords:
@@ -102,7 +150,7 @@ def main() -> int:
         gold = read_gold(JUDGED / f"{name}.tsv") if (JUDGED / f"{name}.tsv").is_file() else []
         labels = {(j.line, j.start, j.end, j.lemma): j.label for j in gold}
         keywords = sum(len(s.keywords) for s in true.sentences)
-        for rule in ("any", "subject"):
+        for rule in ("any", "subject", "guarded"):
             counts = []
             judged: Counter[str] = Counter()
             for system, outputs in ((true, references), (wrong, others)):

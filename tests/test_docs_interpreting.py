@@ -12,7 +12,7 @@ PAGE = ROOT / "docs" / "interpreting.md"
 
 #: the sentences the page scores in its text, with the KTR it gives them
 QUOTED = [
-    ("오늘 아침에 비가 많이 내렸다.", "It rained a lot this morning.", 0.60),
+    ("오늘 아침에 비가 많이 내렸다.", "It rained a lot this morning.", 0.80),
     ("오늘 아침에 비가 많이 내렸다.", "This morning a lot of rain fell.", 0.80),
     ("오늘 아침에 비가 많이 내렸다.", "Today morning rain much fell.", 1.00),
 ]

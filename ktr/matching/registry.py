@@ -24,6 +24,7 @@ STAGES: dict[str, str] = {
     "idiom": "ktr.matching.phrases:IdiomStage",
     "number": "ktr.matching.number_stage:NumberStage",
     "transliteration": "ktr.matching.transliteration_stage:TransliterationStage",
+    "periphrasis": "ktr.matching.periphrasis:PeriphrasisStage",
     "semantic": "ktr.matching.semantic:SemanticStage",
 }
 
@@ -37,5 +38,6 @@ DEFAULT_CASCADE = (
     "construction",
     "number",
     "transliteration",
+    "periphrasis",
     "semantic",
 )

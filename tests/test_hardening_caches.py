@@ -11,15 +11,18 @@ cache folder that is read-only or full.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
 from ktr.english import relations
-from tests.conftest import ROOT
+from tests.conftest import ROOT, write
 from tests.test_hardening_config import cache_warning, files_in, ktr, read_only
 
 SAMPLE = ROOT / "ktr" / "sample"
@@ -175,3 +178,107 @@ def test_a_full_cache_folder_still_scores_with_the_default_stages(tmp_path):
     proc = ktr("score", *fluent, env={"KTR_CACHE_DIR": str(cache)}, fsize=0)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, usual.stdout, cache_warning(cache, errno.EFBIG))
     assert [name for name in files_in(cache) if not name.startswith("embeddings")] == []  # no tmp*.tmp-journal
+
+
+# the tables compiled from the lexicon and WordNet (JSON): what a file may hold ------------------
+
+STAGES = "matching: [exact, inflection, synonym, derivation]\n"
+JSON_DAMAGES = {
+    "null": b"null",
+    "a list": b"[]",
+    "an object": b"{}",
+    "other types": b'{"digest": 1, "entries": [[1, 2, 3, 4]], "x": [[1, 2, [3]]]}',
+    "rows of another shape": b'[["a", "noun"], {"a": [1]}]',
+    "nested past the parser": b"[" * 100_000 + b"]" * 100_000,
+}
+
+
+@pytest.fixture
+def tables(tmp_path):
+    """The hand-worked case's source and output, a config of the stages that compile tables
+    into the cache, and that cache filled by a first run: (arguments, cache, its first output)."""
+    src = write(tmp_path / "src.ko", "학생이 책을 읽었다.\n나는 사과를 먹었다.\n")
+    hyp = write(tmp_path / "out.en", "The pupil reads a book.\nI ate an apple.\n")
+    cfg = write(tmp_path / "c.yaml", STAGES)
+    cache = tmp_path / "cache"
+    args = ("score", "-s", src, "-t", hyp, "-c", cfg, "-f", "json")
+    first = ktr(*args, env={"KTR_CACHE_DIR": str(cache)})
+    assert first.returncode == 0
+    kinds = sorted(p.name.split("-")[0] for p in cache.glob("*.json"))
+    assert kinds == ["derivations", "inflection", "lexicon", "synonyms"]
+    return args, cache, first.stdout
+
+
+def damage_all(cache: Path, damage) -> dict[str, bytes]:
+    whole = {p.name: p.read_bytes() for p in cache.glob("*.json")}
+    for name in whole:
+        path = cache / name
+        if isinstance(damage, bytes):
+            path.write_bytes(damage)
+        else:
+            path.unlink()
+            damage(path)
+    return whole
+
+
+@pytest.mark.slow  # ktr in a subprocess
+@pytest.mark.parametrize("damage", JSON_DAMAGES.values(), ids=JSON_DAMAGES.keys())
+def test_a_table_of_another_shape_is_computed_again(tables, damage):
+    """Before: TypeError or KeyError on every run until the file was deleted by hand; an emptied
+    table of synonyms was believed (and changed the inflections' key)."""
+    args, cache, usual = tables
+    whole = damage_all(cache, damage)
+    again = ktr(*args, env={"KTR_CACHE_DIR": str(cache)})
+    assert (again.returncode, again.stdout, again.stderr) == (0, usual, "")
+    assert {p.name: p.read_bytes() for p in cache.glob("*.json")} == whole  # written again, whole
+
+
+@pytest.mark.slow  # ktr in a subprocess
+@pytest.mark.parametrize("make", [os.mkfifo, lambda p: p.symlink_to("/dev/zero")], ids=["a pipe", "/dev/zero"])
+def test_a_table_that_is_no_regular_file_is_not_read(tables, make):
+    """Before: a pipe in place of a table hung the run, a link to /dev/zero filled the memory."""
+    args, cache, usual = tables
+    whole = damage_all(cache, make)
+    command = [sys.executable, "-m", "ktr.cli", *map(str, args)]
+    env = {**os.environ, "KTR_CACHE_DIR": str(cache), "PYTHONIOENCODING": "utf-8"}
+    limit = 'ulimit -v 4000000; exec "$@"'  # a read of /dev/zero stops at 4 GB, not the machine's memory
+    again = subprocess.run(
+        ["sh", "-c", limit, "sh", *command], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert (again.returncode, again.stdout, again.stderr) == (0, usual, "")
+    assert {p.name: p.read_bytes() for p in cache.glob("*.json")} == whole
+    assert not any(p.is_symlink() for p in cache.iterdir())
+
+
+# ktr run's stored analyses ----------------------------------------------------------------------
+
+LINES = ["학생이 책을 읽었다.", "나는 사과를 먹었다."]
+BAD_ROWS = [
+    ["x"],
+    [["학생", "학생", "NNG", 0, 999]],  # past the end of the line
+    [["학생", "학생", "NNG", "0", 2]],
+    "학생\t\tNNG\t0",  # four fields
+    "학생\t\tNNG\tzero\t2",
+    {"a": 1},
+    None,
+]
+
+
+@pytest.mark.parametrize("bad", BAD_ROWS, ids=range(len(BAD_ROWS)))
+def test_stored_analyses_of_another_shape_are_analysed_again(kiwi, tmp_path, bad):
+    """Before: a stored row of another shape raised (ValueError, TypeError) in every later run,
+    or gave the line morphemes outside it."""
+    from ktr.scoring.analysis_cache import CachedAnalyzer
+
+    first = CachedAnalyzer(kiwi, directory=tmp_path)
+    assert first.analyze_many(LINES, label="corpus") == [kiwi.analyze(line) for line in LINES]
+    (path,) = tmp_path.glob("*.json")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["sentences"][LINES[0]] = bad
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    again = CachedAnalyzer(kiwi, directory=tmp_path)
+    assert again.analyze_many(LINES, label="corpus") == [kiwi.analyze(line) for line in LINES]
+    assert (again.loaded, again.analysed) == (0, 2)
+    fixed = CachedAnalyzer(kiwi, directory=tmp_path)  # and the file was written again, whole
+    assert fixed.analyze_many(LINES, label="corpus") == [kiwi.analyze(line) for line in LINES]
+    assert (fixed.loaded, fixed.analysed) == (2, 0)

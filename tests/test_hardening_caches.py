@@ -14,13 +14,17 @@ import errno
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from ktr.embeddings import store as store_module
+from ktr.embeddings.store import VectorStore
 from ktr.english import relations
 from tests.conftest import ROOT, write
 from tests.test_hardening_config import cache_warning, files_in, ktr, read_only
@@ -282,3 +286,92 @@ def test_stored_analyses_of_another_shape_are_analysed_again(kiwi, tmp_path, bad
     fixed = CachedAnalyzer(kiwi, directory=tmp_path)  # and the file was written again, whole
     assert fixed.analyze_many(LINES, label="corpus") == [kiwi.analyze(line) for line in LINES]
     assert (fixed.loaded, fixed.analysed) == (2, 0)
+
+
+# the embeddings' store (SQLite): rows, views, size, permissions --------------------------------
+
+
+def vector(seed: int, dimensions: int = 8) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(dimensions).astype(np.float16).astype(np.float32)
+
+
+@pytest.fixture
+def store(tmp_path):
+    path = tmp_path / "embeddings" / "store.sqlite"
+    first = VectorStore(path)
+    first.put({"apple": vector(1), "pear": vector(2)})
+    return path
+
+
+BAD_VECTORS = {
+    "3 bytes": b"abc",
+    "another dimension": np.ones(4, dtype=np.float16).tobytes(),
+    "a text": "0" * 16,
+    "+inf": np.full(8, np.inf, dtype=np.float16).tobytes(),
+    "nan": np.full(8, np.nan, dtype=np.float16).tobytes(),
+}
+
+
+@pytest.mark.parametrize("bad", BAD_VECTORS.values(), ids=BAD_VECTORS.keys())
+def test_a_vector_of_another_shape_is_not_read(store, bad):
+    """Before: a row of 3 bytes or of another dimension raised in numpy, a text was read as
+    numbers, +inf gave every similarity nan."""
+    sql(store, "DELETE FROM vectors WHERE text = 'apple'")
+    db = sqlite3.connect(store)
+    with db:
+        db.execute("INSERT INTO vectors VALUES ('apple', ?)", (bad,))
+    db.close()
+    found = VectorStore(store).get(["apple", "pear"])
+    assert list(found) == ["pear"] and np.array_equal(found["pear"], vector(2))
+    again = VectorStore(store)
+    again.put({"apple": vector(1)})  # computed again, written over the bad row
+    assert np.array_equal(VectorStore(store).get(["apple"])["apple"], vector(1))
+
+
+def test_a_planted_view_never_hangs_and_is_replaced(store):
+    """Before: a VIEW named vectors over a recursive query hung ktr; other planted rows shifted
+    scores."""
+    sql(store, "DROP TABLE vectors")
+    sql(
+        store,
+        "CREATE VIEW vectors AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+        "SELECT 'apple' AS text, zeroblob(16) AS vector FROM n",
+    )
+    planted = VectorStore(store)
+    assert planted.get(["apple"]) == {}
+    planted.put({"apple": vector(1)})
+    assert np.array_equal(VectorStore(store).get(["apple"])["apple"], vector(1))
+    types = {kind for (kind,) in sqlite3.connect(store).execute("SELECT type FROM sqlite_master")}
+    assert types == {"table", "index"}
+
+
+def test_a_store_is_created_for_its_owner_only(tmp_path):
+    """Before: 0644, while every other cache file is 0600 (the store holds every output's words)."""
+    path = tmp_path / "store.sqlite"
+    VectorStore(path).put({"apple": vector(1)})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o644)  # a store of an older ktr
+    VectorStore(path).get(["apple"])
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_store_stops_growing_at_its_bound(tmp_path, monkeypatch):
+    """Before: never pruned (283 MB after 20,000 lines of new words)."""
+    monkeypatch.setattr(store_module, "MAX_BYTES", 200_000)
+    path = tmp_path / "store.sqlite"
+    store = VectorStore(path)
+    for batch in range(100):
+        store.put({f"word{batch}-{n}": vector(n, 256) for n in range(20)})
+    assert path.stat().st_size < 2 * 200_000
+    newest = store.get([f"word99-{n}" for n in range(20)])
+    assert len(newest) == 20 and store.get(["word0-0"]) == {}  # the oldest dropped, the newest kept
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, lambda p: p.symlink_to("/dev/zero")], ids=["a pipe", "/dev/zero"])
+def test_a_store_that_is_no_regular_file_is_left_alone(tmp_path, make):
+    path = tmp_path / "store.sqlite"
+    make(path)
+    store = VectorStore(path)
+    assert store.get(["apple"]) == {}
+    store.put({"apple": vector(1)})  # kept in memory by the embedder, not here
+    assert store.get(["apple"]) == {} and (path.is_fifo() or path.is_symlink())

@@ -57,6 +57,11 @@ _KINDS = (
 )
 
 
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` (``os.stat``'s) is, for a message: "a character device", "a pipe"..."""
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
 def split_lines(data: bytes, name: str) -> list[str]:
     """Decode ``data`` as UTF-8 and split it into lines on ``\\n`` only."""
     if data.startswith(BOM):
@@ -121,8 +126,7 @@ def _checked(path: str | os.PathLike[str]) -> Path:
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
     if not stat.S_ISREG(mode):
-        kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
-        raise InputError(f"{name}: is {kind}, expected a regular file (or - for standard input)")
+        raise InputError(f"{name}: is {file_kind(mode)}, expected a regular file (or - for standard input)")
     return p
 
 

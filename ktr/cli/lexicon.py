@@ -18,7 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = subparsers.add_parser("lexicon", help="lexicons: lookup, stats, coverage, dump, import")
     p.add_argument("action", choices=("lookup", "stats", "coverage", "dump", "import"))
     p.add_argument("words", nargs="*", help="lemmas to look up (lookup); FORMAT FILE (import)")
-    p.add_argument("-o", "--output", help="output lexicon TSV (import)")
+    p.add_argument("-o", "--output", help="output lexicon TSV (import): a regular file, or - for standard output")
     p.add_argument(
         "--overwrite",
         action="store_true",
@@ -49,11 +49,17 @@ def run(args: argparse.Namespace) -> int:
     lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
     if args.action == "import":
         fmt, path = args.words
-        importers.check_target(args.output, args.overwrite)  # refused before the dictionary is read
+        if args.output != "-":
+            importers.check_target(args.output, args.overwrite)  # refused before the dictionary is read
         result = importers.import_file(fmt, path)
-        written = importers.write_tsv(result.entries, args.output, overwrite=args.overwrite)
+        if args.output == "-":
+            written, text = importers.lexicon_text(result.entries)
+            sys.stdout.write(text)
+        else:
+            written = importers.write_tsv(result.entries, args.output, overwrite=args.overwrite)
         skipped = ", ".join(f"{reason}: {n}" for reason, n in sorted(result.skipped.items())) or "none"
-        print(f"{written} entries written to {args.output}; skipped records: {skipped}", file=sys.stderr)
+        where = "standard output" if args.output == "-" else args.output
+        print(f"{written} entries written to {where}; skipped records: {skipped}", file=sys.stderr)
         return EXIT_OK
     if args.action == "coverage":
         from ktr.scoring.scorer import Scorer

@@ -19,7 +19,7 @@ import yaml
 
 from ktr.errors import ConfigError
 from ktr.korean.keywords import CLASSES
-from ktr.textio import invalid_utf8
+from ktr.textio import invalid_utf8, read_whole
 
 AGGREGATIONS = ("macro", "micro", "weighted")
 HEADLINES = ("ktr", "f")
@@ -223,7 +223,7 @@ def read_yaml(path: str | Path, loader: type | None = None) -> Any:
     """A YAML file's content, read by :class:`StrictLoader` (or ``loader``); an unreadable file,
     a file that is not UTF-8 and YAML errors are ConfigErrors naming file:line."""
     try:
-        data = Path(path).read_bytes()
+        data = read_whole(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
     try:

@@ -25,6 +25,7 @@ from ktr.errors import InputError
 from ktr.experiments.judged import line_hash
 from ktr.scoring.corpus import SystemResult
 from ktr.scoring.scorer import Scorer
+from ktr.textio import read_whole
 
 #: the three translations of a line, in the file's order
 STYLES = ("literal", "fluent", "degraded")
@@ -47,7 +48,7 @@ def read_style(path: str | Path) -> list[StyleLine]:
     """The lines of a style file; an error names the file and line of anything malformed."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_whole(path).decode("utf-8")
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

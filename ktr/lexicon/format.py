@@ -17,6 +17,7 @@ from pathlib import Path
 from ktr.errors import LexiconError
 from ktr.korean.keywords import CLASSES, PREDICATE_CLASSES
 from ktr.resources import lexicons_dir
+from ktr.textio import read_whole
 
 #: classes a lexicon entry may have (digit strings are their own equivalents)
 LEXICON_CLASSES = tuple(c for c in CLASSES if c != "digits")
@@ -86,7 +87,7 @@ def read_entries(path: str | os.PathLike[str]) -> Iterable[Entry]:
     """Entries of one file, validated line by line."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_whole(path)
     except OSError as exc:
         raise LexiconError(f"{name}: cannot read lexicon: {exc.strerror}") from None
     if raw.startswith(b"\xef\xbb\xbf"):

@@ -42,7 +42,7 @@ from pathlib import Path
 from ktr.errors import LexiconError
 from ktr.korean.keywords import PREDICATE_CLASSES
 from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
-from ktr.textio import file_kind, invalid_utf8, write_texts
+from ktr.textio import file_kind, invalid_utf8, open_regular, write_texts
 
 FORMATS = ("kengdic", "krdict", "muse", "tsv")
 MAX_EQUIVALENTS = 8
@@ -240,7 +240,7 @@ def _lines(path: FilePath) -> Iterator[tuple[str, str]]:
     """(text, "file:line") for each non-blank line; unreadable or non-UTF-8 files raise."""
     name = str(path)
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for number, raw in enumerate(f, 1):
                 if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]

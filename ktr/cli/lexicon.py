@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from, warn_of_language
+from ktr.controls import shown
 from ktr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -111,10 +112,10 @@ def run(args: argparse.Namespace) -> int:
         for word in args.words:
             entries = [e for e in lexicon if e.lemma == word]
             if not entries:
-                print(f"{word}\t(not in the lexicon)")
+                print(f"{shown(word)}\t(not in the lexicon)")
                 status = EXIT_ERROR
-            for e in entries:
-                print(f"{e.lemma}\t{e.cls}\t{'; '.join(e.equivalents)}\t{e.where}")
+            for e in entries:  # a lexicon's text shown escaped: a terminal never obeys it
+                print("\t".join(shown(f) for f in (e.lemma, e.cls, "; ".join(e.equivalents), e.where)))
         return status
     elif args.action == "dump":
         for line in tools.dump_jsonl(lexicon):

@@ -77,7 +77,7 @@ class _InputWarnings:
         line: str | None = None,
     ) -> None:
         if issubclass(category, CacheWarning):
-            print(f"ktr: warning: {message}", file=sys.stderr)
+            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)  # the folder's name as text
             return None
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)

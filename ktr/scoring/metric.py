@@ -206,10 +206,10 @@ class KTR:
 
             extra["tl"] = f"{c.transliteration_threshold:g}/k{KEYS}"
         if "semantic" in c.matching:
-            from ktr.embeddings.base import describe
+            from ktr.embeddings.base import get_embedder
             from ktr.matching.semantic import VERSION
 
-            extra["sem"] = f"{describe(c.embedder)}/t{c.semantic_threshold:g}/v{VERSION}"
+            extra["sem"] = f"{get_embedder(c.embedder).key}/t{c.semantic_threshold:g}/v{VERSION}"
         extra["f"] = f"b{c.f_beta:g}/tr{TRACING}"
         if c.aggregation == "weighted":
             extra["w"] = ",".join(f"{k}={w:g}" for k, w in sorted(c.class_weights.items()))

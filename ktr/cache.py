@@ -28,7 +28,39 @@ _warned = False  # the cache could not be written, and this process has said so
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("KTR_CACHE_DIR") or Path.home() / ".cache" / "ktr")
+    """``$KTR_CACHE_DIR``; else ``ktr`` in ``$XDG_CACHE_HOME`` (when it is an absolute path, as the
+    XDG base directory specification asks); else ``~/.cache/ktr``."""
+    if os.environ.get("KTR_CACHE_DIR"):
+        return Path(os.environ["KTR_CACHE_DIR"])
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "ktr"
+    return Path.home() / ".cache" / "ktr"
+
+
+#: the files ktr writes in its cache folder, by kind: (kind, glob pattern); a temporary file
+#: left by a process that was killed while writing is ``tmp*.tmp`` (with its ``-journal``)
+KINDS = (
+    ("lexicons", "lexicon-*.json"),
+    ("inflections", "inflection-*.json"),
+    ("synonyms", "synonyms-*.json"),
+    ("derivations", "derivations-*.json"),
+    ("WordNet's relations", "relations-*.sqlite"),
+    ("vectors (semantic stage)", "embeddings/*.sqlite*"),
+    ("analyses (ktr run)", "analyses/*.json"),
+    ("temporary files", "tmp*.tmp*"),
+    ("temporary files", "*/tmp*.tmp*"),
+)
+
+
+def cache_files(folder: Path) -> dict[str, list[Path]]:
+    """The files of each kind ktr writes that ``folder`` holds (regular files only: nothing else
+    there is ktr's)."""
+    found: dict[str, list[Path]] = {}
+    for kind, pattern in KINDS:
+        paths = [p for p in folder.glob(pattern) if p.is_file() and not p.is_symlink()]
+        found.setdefault(kind, []).extend(sorted(paths))
+    return found
 
 
 #: the most bytes a cache file is read to (the largest, a lexicon's or a corpus's analyses, hold

@@ -20,10 +20,10 @@ import yaml
 from ktr.errors import ConfigError, brief
 from ktr.korean.keywords import CLASSES
 from ktr.matching.registry import DEFAULT_CASCADE, STAGES
+from ktr.textio import invalid_utf8, read_whole
 
 if TYPE_CHECKING:
     from ktr.matching.stage import Option
-from ktr.textio import invalid_utf8
 
 AGGREGATIONS = ("macro", "micro", "weighted")
 HEADLINES = ("ktr", "f")
@@ -237,7 +237,7 @@ def read_yaml(path: str | Path, loader: type | None = None) -> Any:
     """A YAML file's content, read by :class:`StrictLoader` (or ``loader``); an unreadable file,
     a file that is not UTF-8 and YAML errors are ConfigErrors naming file:line."""
     try:
-        data = Path(path).read_bytes()
+        data = read_whole(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
     try:

@@ -23,6 +23,7 @@ makes, all or none.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import re
 import shlex
@@ -55,6 +56,44 @@ _KINDS = (
     (stat.S_ISFIFO, "a pipe"),
     (stat.S_ISSOCK, "a socket"),
 )
+
+
+#: the most bytes ktr reads of a file it reads whole: a config, an experiment, a lexicon, judged
+#: keywords, a style file (the shipped lexicon: 1.2 MB)
+MAX_WHOLE = 256 << 20
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file; else an OSError saying what it is,
+    before anything is read: a device may never end (``/dev/zero``), and opening a named pipe
+    would wait for a writer (it is opened without waiting, then refused)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"is {file_kind(mode)}, expected a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_whole(path: str | os.PathLike[str], limit: int = MAX_WHOLE) -> bytes:
+    """The bytes of a regular file (:func:`open_regular`) of at most ``limit`` bytes; else an
+    OSError (``/proc`` files, whose size says 0, are read up to the limit too)."""
+    with open_regular(path) as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes: not a file ktr reads whole")
+    return data
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` (``os.stat``'s) is, for a message: "a character device", "a pipe"..."""
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
 def split_lines(data: bytes, name: str) -> list[str]:
@@ -121,8 +160,7 @@ def _checked(path: str | os.PathLike[str]) -> Path:
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
     if not stat.S_ISREG(mode):
-        kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
-        raise InputError(f"{name}: is {kind}, expected a regular file (or - for standard input)")
+        raise InputError(f"{name}: is {file_kind(mode)}, expected a regular file (or - for standard input)")
     return p
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ktr.cli.common import EXIT_ERROR, EXIT_FAILED_LINES, EXIT_OK, config_from, warn_of_language
+from ktr.controls import shown
 from ktr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -37,7 +38,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     }
     parsers["lookup"].add_argument("words", nargs="*", metavar="LEMMA", help="Korean lemmas to look up")
     parsers["import"].add_argument("words", nargs="*", metavar="FORMAT FILE", help="the dictionary's format and file")
-    parsers["import"].add_argument("-o", "--output", help="the ktr lexicon TSV to write")
+    parsers["import"].add_argument(
+        "-o", "--output", help="the ktr lexicon TSV to write: a regular file, or - for standard output"
+    )
     parsers["import"].add_argument(
         "--overwrite",
         action="store_true",
@@ -85,11 +88,17 @@ def run(args: argparse.Namespace) -> int:
     lexicons = tuple(args.lexicon) if args.lexicon else config.lexicons
     if args.action == "import":
         fmt, path = args.words
-        importers.check_target(args.output, args.overwrite)  # refused before the dictionary is read
+        if args.output != "-":
+            importers.check_target(args.output, args.overwrite)  # refused before the dictionary is read
         result = importers.import_file(fmt, path)
-        written = importers.write_tsv(result.entries, args.output, overwrite=args.overwrite)
+        if args.output == "-":
+            written, text = importers.lexicon_text(result.entries)
+            sys.stdout.write(text)
+        else:
+            written = importers.write_tsv(result.entries, args.output, overwrite=args.overwrite)
         skipped = ", ".join(f"{reason}: {n}" for reason, n in sorted(result.skipped.items())) or "none"
-        print(f"{written} entries written to {args.output}; skipped records: {skipped}", file=sys.stderr)
+        where = "standard output" if args.output == "-" else args.output
+        print(f"{written} entries written to {where}; skipped records: {skipped}", file=sys.stderr)
         return EXIT_OK
     if args.action == "coverage":
         from ktr.scoring.scorer import Scorer
@@ -141,10 +150,10 @@ def run(args: argparse.Namespace) -> int:
         for word in args.words:
             entries = [e for e in lexicon if e.lemma == word]
             if not entries:
-                print(f"{word}\t(not in the lexicon)")
+                print(f"{shown(word)}\t(not in the lexicon)")
                 status = EXIT_ERROR
-            for e in entries:
-                print(f"{e.lemma}\t{e.cls}\t{'; '.join(e.equivalents)}\t{e.where}")
+            for e in entries:  # a lexicon's text shown escaped: a terminal never obeys it
+                print("\t".join(shown(f) for f in (e.lemma, e.cls, "; ".join(e.equivalents), e.where)))
         return status
     elif args.action == "dump":
         for line in tools.dump_jsonl(lexicon):

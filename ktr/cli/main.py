@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import NoReturn, TextIO
 
-from ktr.cli import keywords, lexicon, meta_eval, run, score
+from ktr.cli import cache, keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK, EXIT_USAGE
 from ktr.controls import shown
 from ktr.errors import CacheWarning, InputWarning, KtrError, UsageError
@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ktr", description="Keyword transfer rate (KTR) for Korean→English machine translation.")
     parser.add_argument("--version", action="version", version=f"ktr {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for command in (score, run, keywords, lexicon, meta_eval):
+    for command in (score, run, keywords, lexicon, meta_eval, cache):
         command.add_parser(subparsers)
     return parser
 
@@ -77,7 +77,7 @@ class _InputWarnings:
         line: str | None = None,
     ) -> None:
         if issubclass(category, CacheWarning):
-            print(f"ktr: warning: {message}", file=sys.stderr)
+            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)  # the folder's name as text
             return None
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)

@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ktr.embeddings.identity import content_key
 from ktr.embeddings.store import VectorStore
 from ktr.errors import BackendUnavailable, ConfigError
 
@@ -90,6 +91,15 @@ class Cached:
         self.name, self._build, self.store = spec, build, store
         self._inner: Embedder | None = None
         self._vectors: dict[str, np.ndarray] = {}
+        self._key: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What determines its vectors (:mod:`ktr.embeddings.identity`): the key of its store, and
+        what the signature records of it (``use@0.2.1``; a model's folder with its files' digest)."""
+        if self._key is None:
+            self._key = content_key(self.name, describe(self.name))
+        return self._key
 
     @property
     def inner(self) -> Embedder:
@@ -142,7 +152,8 @@ def get_embedder(spec: str, store: bool = True) -> Cached:
                 raise BackendUnavailable(f"the {backend} embedder needs {exc.name or 'a package'}: {hint}") from None
             return built
 
-        found = _built[spec] = Cached(spec, build, VectorStore.for_spec(spec) if store else None)
+        found = _built[spec] = Cached(spec, build)
+        found.store = VectorStore.for_spec(found.key) if store else None  # one store per model, not per name
     return found
 
 

@@ -108,5 +108,16 @@ def build(words: Iterable[str]) -> dict[str, list[str]]:
 def table_for(words: Callable[[], Iterable[str]], key: str) -> dict[str, tuple[str, ...]]:
     """The table for the words ``words()`` gives (called only when the table is not cached yet),
     cached on disk under ``key`` (which must identify those words) and WordNet's fingerprint."""
-    table = cached_json("inflection", f"{VERSION}|{key}|{wordnet.fingerprint()}", lambda: build(words()))
+    table = cached_json("inflection", f"{VERSION}|{key}|{wordnet.fingerprint()}", lambda: build(words()), _is_table)
     return {form: tuple(bases) for form, bases in table.items()}
+
+
+def _is_table(value: object) -> bool:
+    """Whether a table read back from the cache is one :func:`build` writes: form → its bases.
+    An empty one is computed again (in no time, if it is empty), as a table emptied by hand or
+    by accident would change scores unnoticed."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(bases, list) and all(isinstance(base, str) for base in bases) for bases in value.values())
+    )

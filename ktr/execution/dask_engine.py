@@ -81,6 +81,10 @@ def connect(engine: Engine) -> Iterator[Any]:
             client = Client(engine.scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise KtrError(f"cannot reach the Dask scheduler at {engine.scheduler}: {exc}") from None
+        except ValueError as exc:  # an address Dask cannot read ('garbage::!', inproc:// of another process)
+            raise KtrError(
+                f"{engine.scheduler}: not a Dask scheduler's address ({exc}): give tcp://host:8786"
+            ) from None
         with client:
             yield client
         return

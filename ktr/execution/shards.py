@@ -165,6 +165,8 @@ class Manifest:
         try:
             if resume:
                 self._read(plan)
+                for stale in Path(folder).glob(".part-*.tmp"):  # a shard a killed worker was writing
+                    stale.unlink(missing_ok=True)
             else:
                 Path(folder).mkdir(parents=True, exist_ok=True)
                 if self.path.exists() or any(Path(folder).glob("part-*")):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
 from ktr.errors import InputError
 from ktr.experiments.statistics import average, pearson, wilson
+from ktr.textio import read_whole
 
 if TYPE_CHECKING:
     from ktr.scoring.scorer import Scorer
@@ -67,7 +68,7 @@ def read_gold(path: str | Path) -> list[Judgment]:
     """The judgments of a gold file; every format error names ``file:line``."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")
+        lines = read_whole(path).decode("utf-8").split("\n")
     except OSError as exc:
         raise InputError(f"{path}: cannot read the gold file: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

@@ -39,6 +39,7 @@ from ktr.experiments.judged import line_hash
 from ktr.scoring.corpus import SystemResult
 from ktr.scoring.scorer import Scorer
 from ktr.scoring.sentences import KeywordResult, SentenceResult
+from ktr.textio import read_whole
 
 #: the three translations of every line, in the file's order
 STYLES = ("literal", "fluent", "degraded")
@@ -78,7 +79,7 @@ def read_style(path: str | Path) -> list[StyleLine]:
     malformed."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_whole(path).decode("utf-8")
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

@@ -100,8 +100,27 @@ def _cached(
             [lemma, c, list(words)]
             for (lemma, c), words in sorted(compute(lexicon, senses, words_of, equivalents).items())
         ],
+        _is_rows,
     )
     return {(lemma, c): tuple(words) for lemma, c, words in rows}
+
+
+def _is_rows(value: object) -> bool:
+    """Whether rows read back from the cache are the ones :func:`_cached` writes: [lemma, class,
+    words]. Empty rows are computed again (quickly, if there are none: a lexicon of a few words)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(row, list)
+            and len(row) == 3
+            and isinstance(row[0], str)
+            and isinstance(row[1], str)
+            and isinstance(row[2], list)
+            and all(isinstance(word, str) for word in row[2])
+            for row in value
+        )
+    )
 
 
 def synonym_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> dict[tuple[str, str], tuple[str, ...]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from ktr.errors import LexiconError
 from ktr.korean.keywords import CLASSES, PREDICATE_CLASSES
 from ktr.resources import lexicons_dir
+from ktr.textio import read_whole
 
 #: classes a lexicon entry may have (digit strings are their own equivalents)
 LEXICON_CLASSES = tuple(c for c in CLASSES if c != "digits")
@@ -86,7 +87,7 @@ def read_entries(path: str | os.PathLike[str]) -> Iterable[Entry]:
     """Entries of one file, validated line by line."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_whole(path)
     except OSError as exc:
         raise LexiconError(f"{name}: cannot read lexicon: {exc.strerror}") from None
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -154,7 +155,7 @@ class Lexicon:
                 "entries": [[e.lemma, e.cls, list(e.equivalents), e.where] for e in lexicon],
             }
 
-        doc = cached_json("lexicon", h.hexdigest(), parse)
+        doc = cached_json("lexicon", h.hexdigest(), parse, _is_compiled)
         entries = {(e[0], e[1]): Entry(e[0], e[1], tuple(e[2]), e[3]) for e in doc["entries"]}
         return cls(entries, specs, doc["digest"])
 
@@ -229,3 +230,21 @@ def load_lexicon(specs: Iterable[str] | str = ("core",)) -> Lexicon:
     if isinstance(specs, str):
         specs = (specs,)
     return Lexicon.from_files(specs)
+
+
+def _is_compiled(value: object) -> bool:
+    """Whether a lexicon read back from the cache is one :meth:`Lexicon.from_files` writes: its
+    digest, and entries [lemma, class, equivalents, where] of the classes a lexicon has."""
+    if not isinstance(value, dict) or not isinstance(value.get("digest"), str):
+        return False
+    entries = value.get("entries")
+    return isinstance(entries, list) and all(
+        isinstance(e, list)
+        and len(e) == 4
+        and isinstance(e[0], str)
+        and e[1] in LEXICON_CLASSES
+        and isinstance(e[2], list)
+        and all(isinstance(eq, str) for eq in e[2])
+        and isinstance(e[3], str)
+        for e in entries
+    )

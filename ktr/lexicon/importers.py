@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -41,7 +42,7 @@ from pathlib import Path
 from ktr.errors import LexiconError
 from ktr.korean.keywords import PREDICATE_CLASSES
 from ktr.lexicon.format import LEXICON_CLASSES, Entry, parse_line
-from ktr.textio import invalid_utf8, write_texts
+from ktr.textio import file_kind, invalid_utf8, open_regular, write_texts
 
 FORMATS = ("kengdic", "krdict", "muse", "tsv")
 MAX_EQUIVALENTS = 8
@@ -132,6 +133,18 @@ def write_tsv(entries: Iterable[Entry], path: FilePath, overwrite: bool = False)
     An existing file is replaced only as :func:`check_target` allows; the file is written whole
     or not at all (a full disk leaves the old one as it was).
     """
+    count, text = lexicon_text(entries)
+    check_target(path, overwrite)
+    try:
+        write_texts({Path(path): text})
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
+    return count
+
+
+def lexicon_text(entries: Iterable[Entry]) -> tuple[int, str]:
+    """The entries as the text of a ``ktr-lexicon/1`` file (sorted, each line checked, (lemma,
+    class) unique, the marker of :func:`check_target`), and how many there are."""
     lines, seen = [], set()
     for e in sorted(entries, key=lambda e: (e.lemma, e.cls)):
         line = f"{e.lemma}\t{e.cls}\t{';'.join(e.equivalents)}"
@@ -140,26 +153,33 @@ def write_tsv(entries: Iterable[Entry], path: FilePath, overwrite: bool = False)
             raise LexiconError(f"{e.where}: duplicate entry {e.lemma}/{e.cls}")
         seen.add((e.lemma, e.cls))
         lines.append(line + "\n")
-    check_target(path, overwrite)
     body = "".join(lines)
     marker = WRITTEN.format(hashlib.sha256(body.encode("utf-8")).hexdigest())
-    try:
-        write_texts({Path(path): f"{HEADER}\n{marker}\n{body}"})
-    except OSError as exc:
-        raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
-    return len(lines)
+    return len(lines), f"{HEADER}\n{marker}\n{body}"
 
 
 def check_target(path: FilePath, overwrite: bool = False) -> None:
     """Nothing, when :func:`write_tsv` may write ``path``: it is absent or empty, or a file written
     by it and unchanged since (its header, then the sha256 of the lines after its second line), or
-    ``overwrite`` is given; else a LexiconError: a file of the user's is never replaced silently."""
+    ``overwrite`` is given; else a LexiconError: a file of the user's is never replaced silently.
+    Whatever ``overwrite`` says, only a regular file is replaced: a device, a pipe or a socket is
+    refused before it is opened (reading one would never end or wait for a writer, and replacing
+    one removes it)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else file_kind(mode)
+        raise LexiconError(
+            f"{path}: is {what}, expected a regular file: -o names the lexicon written (- for standard output)"
+        )
     if overwrite:
         return
     try:
         data = Path(path).read_bytes()
-    except FileNotFoundError:
-        return
     except OSError as exc:
         raise LexiconError(f"{path}: cannot write lexicon: {exc.strerror}") from None
     header, _, rest = data.partition(b"\n")
@@ -220,7 +240,7 @@ def _lines(path: FilePath) -> Iterator[tuple[str, str]]:
     """(text, "file:line") for each non-blank line; unreadable or non-UTF-8 files raise."""
     name = str(path)
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for number, raw in enumerate(f, 1):
                 if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]

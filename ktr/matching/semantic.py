@@ -128,9 +128,10 @@ class SemanticStage(Stage):
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
-        from ktr.embeddings.base import describe
+        from ktr.embeddings.base import get_embedder
 
-        return {"sem": f"{describe(settings['embedder'])}/t{settings['semantic_threshold']:g}/v{VERSION}"}
+        key = get_embedder(settings["embedder"]).key  # what determines its vectors (ktr.embeddings.identity)
+        return {"sem": f"{key}/t{settings['semantic_threshold']:g}/v{VERSION}"}
 
     def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
         """Every line's keywords still missed against its free spans. The texts of all the lines

@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from ktr.cache import cache_dir, write_json
+from ktr.cache import cache_dir, read_json, write_json
 from ktr.korean.analyzers import Analyzer, Morpheme
 from ktr.korean.analyzers.base import analyzer_class, available_analyzers
 from ktr.korean.analyzers.process import morphemes_or_raise
@@ -73,6 +72,29 @@ def _encode(morphemes: list[Morpheme]) -> Stored:
     if any("\t" in f or "\n" in f for row in rows for f in row):
         return [[m.form, m.lemma, m.tag, m.start, m.end] for m in morphemes]
     return "\n".join(f"{f}\t{lemma}\t{tag}\t{m.start}\t{m.end}" for (f, lemma, tag), m in zip(rows, morphemes))
+
+
+def _checked(text: str, stored: object) -> list[Morpheme] | None:
+    """``stored`` decoded, when it is an analysis of ``text`` as :func:`_encode` writes one:
+    strings for the form, lemma and tag, offsets within the text in order; else ``None``."""
+    if isinstance(stored, str):
+        if stored and (stored.count("\t") + stored.count("\n") + 1) % 5:
+            return None
+    elif not isinstance(stored, list) or not all(
+        isinstance(row, list)
+        and len(row) == 5
+        and all(isinstance(f, str) for f in row[:3])
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in row[3:])
+        for row in stored
+    ):
+        return None
+    try:
+        morphemes = _decode(stored)
+    except ValueError:
+        return None
+    if all(0 <= m.start <= m.end <= len(text) for m in morphemes):
+        return morphemes
+    return None
 
 
 def _decode(stored: Stored) -> list[Morpheme]:
@@ -158,13 +180,22 @@ class CachedAnalyzer:
         return self.directory / f"{self.name}-{digest}.json"
 
     def _read(self, path: Path) -> dict[str, Stored]:
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}  # absent or damaged: analyse again (and rewrite it)
+        """The analyses stored in ``path`` for this analyzer; none when the file is absent,
+        damaged, not a regular file, or holds an analysis that cannot be a text's (another shape,
+        offsets outside the text): the texts are analysed again and the file rewritten."""
+        doc = read_json(path)
         if not isinstance(doc, dict) or doc.get("key") != self.key:
             return {}
-        sentences: dict[str, Stored] = doc.get("sentences", {})  # as _write stored them, under the same key
+        sentences = doc.get("sentences", {})  # as _write stored them, under the same key
+        if not isinstance(sentences, dict):
+            return {}
+        decoded = {}
+        for text, stored in sentences.items():
+            morphemes = _checked(text, stored)
+            if morphemes is None:
+                return {}
+            decoded[text] = morphemes
+        self._decoded.update(decoded)
         return sentences
 
     def _write(self, path: Path, sentences: dict[str, Stored]) -> None:

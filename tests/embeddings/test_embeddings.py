@@ -66,7 +66,7 @@ def test_vectors_are_kept_and_read_back_without_the_model(fresh):
     vectors = first.embed(["garbage", "waste", "garbage"])
     assert len(first) == 2 and first._inner is not None
     # another process: a new embedder on the same store reads them back and never loads the model
-    again = Cached("use", lambda: pytest.fail("the model was loaded"), VectorStore.for_spec("use"))
+    again = Cached("use", lambda: pytest.fail("the model was loaded"), VectorStore.for_spec(first.key))
     assert np.array_equal(again.embed(["garbage", "waste"]), vectors[:2])
     # as stored (float16): a run that computes a vector and one that reads it score alike
     assert np.array_equal(vectors, vectors.astype(np.float16).astype(np.float32))

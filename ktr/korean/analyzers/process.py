@@ -61,6 +61,11 @@ def _serve(name: str, conn: Connection) -> None:
         return
 
 
+#: the longest a call is waited for, whatever ``timeout`` says: a week (the system's poll counts
+#: milliseconds in a C int, 24.8 days: ``timeout: 1.0e+300`` raised OverflowError)
+LONGEST_WAIT = 7 * 86_400.0
+
+
 def effective_timeout(name: str, timeout: float | None) -> float:
     """Seconds per call the analyzer ``name`` runs under (``None``: the backend's default)."""
     return analyzer_class(name).default_timeout if timeout is None else timeout
@@ -161,7 +166,7 @@ class AnalyzerProcess:
             proc, conn = self._proc, self._conn
         try:
             conn.send(text)
-            if conn.poll(self.timeout):
+            if conn.poll(min(self.timeout, LONGEST_WAIT)):
                 outcome: Outcome = conn.recv()
                 return outcome
             reason = f"{self.name} gave no result within timeout={self.timeout:g}s"

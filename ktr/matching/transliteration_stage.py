@@ -12,6 +12,10 @@ from ktr.matching.stage import Option, Stage, in_unit_interval
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
+#: the rule that a word the lexicon gives another, closer-sounding name is not this one's
+#: (:meth:`TransliterationStage._own`), in the signature
+OTHER_NAMES = "on1"
+
 
 class TransliterationStage(Stage):
     """Names and loanwords by sound; the closer first."""
@@ -29,7 +33,7 @@ class TransliterationStage(Stage):
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
-        return {"tl": f"{settings['transliteration_threshold']:g}/k{transliterate.KEYS}"}
+        return {"tl": f"{settings['transliteration_threshold']:g}/k{transliterate.KEYS}/{OTHER_NAMES}"}
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.

@@ -12,6 +12,10 @@ from ktr.matching.stage import Option, Stage, in_unit_interval
 from ktr.matching.targets import Targets
 from ktr.matching.view import SentenceView
 
+#: the rule that a word the lexicon gives another, closer-sounding name is not this one's
+#: (:meth:`TransliterationStage._own`), in the signature
+OTHER_NAMES = "on1"
+
 
 class TransliterationStage(Stage):
     """Names and loanwords by sound; the closer first."""
@@ -30,7 +34,7 @@ class TransliterationStage(Stage):
 
     @classmethod
     def fragment(cls, settings: Mapping[str, Any], table: Any = None) -> dict[str, str]:
-        return {"tl": f"{settings['transliteration_threshold']:g}/k{transliterate.KEYS}"}
+        return {"tl": f"{settings['transliteration_threshold']:g}/k{transliterate.KEYS}/{OTHER_NAMES}"}
 
     def propose(self, k: int, targets: Targets, v: SentenceView) -> list[Candidate]:
         """Names and loanwords by sound: 클린턴 ↔ Clinton (:mod:`ktr.matching.transliteration`); closer first.
@@ -72,20 +76,20 @@ class TransliterationStage(Stage):
                             self.candidate(k, " ".join(v.tokens[start:end]), (start, end), rank),
                         )
                         for i, start, end in where[key]
-                        if (not one_word or end - start == 1) and self._own(k, targets, v, key, similarity, start, end)
+                        if (not one_word or end - start == 1)
+                        and self._own(k, targets, v, (key, similarity), (start, end))
                     ]
         return [c for _, c in sorted(found, key=lambda f: f[0])]  # in the order of the sounds
 
-    def _own(
-        self, k: int, targets: Targets, v: SentenceView, key: str, similarity: float, start: int, end: int
-    ) -> bool:
-        """Whether the words ``start:end`` (sound ``key``, as close as ``similarity`` to the
+    def _own(self, k: int, targets: Targets, v: SentenceView, sound: tuple[str, float], span: tuple[int, int]) -> bool:
+        """Whether the words of ``span`` (``sound``: their sound key and how close it is to the
         keyword's) may be the keyword's: not where the lexicon gives them as the English of another
         name whose Korean sounds closer to them, or as close where the keyword's own entry gives
         other English (오스트리아, Austria, and "Australia", 오스트레일리아's: shown refused). A name
         without an entry spelled alike in Hangul (the same sound) is not refused."""
         if not targets.others:
             return True
+        (key, similarity), (start, end) = sound, span
         words = " ".join(v.tokens[start:end])
         theirs = targets.others.get(words, ())
         if (

@@ -134,7 +134,8 @@ def test_the_paper_config_has_no_semantic_stage():
 def test_the_relations_index_reads_wordnet_as_nltk_does():
     # ktr/english/relations.py reads WordNet's data files itself; NLTK's synsets are the reference:
     # for every synset of 400 lemmas drawn at random, the same part of speech, hypernyms (with
-    # instance hypernyms) and antonyms, each synset known by its part of speech and lemmas
+    # instance hypernyms) and antonyms, each synset known by its part of speech and lemmas, in
+    # the same order
     import random
 
     from ktr.english import relations
@@ -172,6 +173,9 @@ def test_the_relations_index_reads_wordnet_as_nltk_does():
             for n in lemmas[name]
         }
         assert found == expected, name
+        # in WordNet's order of senses, nouns, verbs, adjectives, adverbs: the main senses kin reads
+        order = [theirs(s) for s in wn.synsets(name.replace(" ", "_")) if name in theirs(s)[1]]
+        assert [ours(n) for n in lemmas[name]] == order, name
 
 
 @pytest.mark.parametrize(

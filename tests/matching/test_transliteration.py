@@ -236,6 +236,7 @@ def test_a_word_the_lexicon_gives_another_name_is_refused(name):
         if k.keyword.lemma == "오스트리아"
     ]
     assert (k.matched, k.refused) == ("Austria", ())
+    assert "/on1|" in metric.signature().short()  # the rule is in the signature
     found = metric.sentence_score("클린턴 대통령이 왔다.", "President Clinton came.")
     assert [(k.matched, k.how) for k in found.keywords if k.keyword.lemma == "클린턴"] == [
         ("clinton", "transliteration")

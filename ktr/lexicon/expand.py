@@ -105,6 +105,15 @@ def _cached(
     return {(lemma, c): tuple(words) for lemma, c, words in rows}
 
 
+def _is_refusals(value: object) -> bool:
+    """Whether refusals read back from the cache are the ones :func:`derivation_table` writes:
+    [lemma, class, word, reason], all text; none at all is computed again, as :func:`_is_rows`
+    does (quickly, for a lexicon without them)."""
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(row, list) and len(row) == 4 and all(isinstance(x, str) for x in row) for row in value
+    )
+
+
 def _is_rows(value: object) -> bool:
     """Whether rows read back from the cache are the ones :func:`_cached` writes: [lemma, class,
     words]. Empty rows are computed again (quickly, if there are none: a lexicon of a few words)."""
@@ -179,6 +188,7 @@ def derivation_table(lexicon: Lexicon, senses: int, equivalents: int = 0) -> Der
         "derivation-converses",
         key,
         lambda: [[lemma, c, word, why] for (lemma, c), word, why in converse_derivations(lexicon, table)],
+        _is_refusals,
     )
     refused: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for lemma, c, word, why in rows:

@@ -185,5 +185,5 @@ def test_bad_tables_are_refused_naming_file_and_row(tmp_path):
     short = tmp_path / "short.tsv"
     short.write_text("ko\tmt\n가\ta\n가\n", encoding="utf-8")
     assert_clean_error(ktr("score", "-s", short, *columns), f"{short}:3: 1 fields, the header has 2")
-    assert_clean_error(ktr("score", "-s", tmp_path / "t.csv", *columns), "a table must be Parquet")
+    assert_clean_error(ktr("score", "-s", tmp_path / "t.xlsx", *columns), "a table must be Parquet")  # .csv is one
     assert_clean_error(ktr("score", "-s", t["tsv"], "-t", t["tsv"], *columns), "not files")

@@ -13,6 +13,7 @@ import json
 import pytest
 
 from ktr.scoring import transport
+from ktr.scoring.sentences import LINE_FIELDS
 
 SOURCES = ["학생이 책을 읽었다.", "나는 사과를 먹었다."]
 OUTPUTS = ["The student read a book.", "I ate a pear."]
@@ -64,7 +65,7 @@ def test_lines_out_of_order_or_missing_are_refused(packed):
 
 def test_a_confidence_past_one_is_refused(packed):
     forged = copy.deepcopy(packed)
-    matches = forged[1][0][1][0][-1]
+    matches = forged[1][0][1][0][1 + len(LINE_FIELDS)]  # after the line's index and fields
     assert matches, "the first line has a match"
     matches[0][4] = 5.0
     with pytest.raises(ValueError, match="a confidence that cannot be"):

@@ -109,8 +109,10 @@ def _is_refusals(value: object) -> bool:
     """Whether refusals read back from the cache are the ones :func:`derivation_table` writes:
     [lemma, class, word, reason], all text; none at all is computed again, as :func:`_is_rows`
     does (quickly, for a lexicon without them)."""
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(row, list) and len(row) == 4 and all(isinstance(x, str) for x in row) for row in value
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(row, list) and len(row) == 4 and all(isinstance(x, str) for x in row) for row in value)
     )
 
 

@@ -27,10 +27,11 @@ from ktr.embeddings import store as store_module
 from ktr.embeddings.store import VectorStore
 from ktr.english import relations
 from ktr.errors import CacheWarning
+from ktr.resources import sample_dir
 from tests.conftest import ROOT, write
 from tests.test_config import cache_warning, files_in, ktr, read_only
 
-SAMPLE = ROOT / "ktr" / "sample"
+SAMPLE = sample_dir()  # the package imported: the source, or an installed wheel (CI)
 PAIRS = [
     ("garbage", "waste", "hypernym"),
     ("hikers", "traveler", "hypernym"),

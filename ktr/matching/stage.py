@@ -152,10 +152,12 @@ class Stage:
     def __init__(self, order: int, matching: Matching):
         self.order = order
         self.matching = matching
+        #: its options' values, read once: a stage reads them for every keyword it weighs
+        self._settings = {option.key: matching.setting(option.key) for option in self.options}
 
     def setting(self, key: str) -> Any:
         """The value of one of this stage's options."""
-        return self.matching.setting(key)
+        return self._settings[key]
 
     @classmethod
     def problem(cls, settings: Mapping[str, Any]) -> str | None:

@@ -25,13 +25,13 @@ For a line, it weighs:
   once and kept: a corpus has far fewer words than lines.
 - **what WordNet says** (:func:`ktr.english.relations.kin`) of the span's words and the
   equivalents, in their main senses (the first two of each part of speech; the keyword's part of
-  speech where the word has it): a synonym adds :data:`RELATED` to the confidence; a narrower or
-  broader word ("hikers" for 여행자, traveler; "aircraft" for helicopter) adds nothing, as its
-  meaning is not the keyword's; an antonym ("loves" for 싫어하다, hate; also of a word of an
-  equivalent: "north" against "south side", or of a derived form: seller, buyer) refuses the
-  span; so does a part or a whole ("finger" for 손, hand), a converse ("learned" for 가르치다,
+  speech where the word has it): a synonym adds :data:`RELATED` to the confidence; an antonym
+  ("loves" for 싫어하다, hate; also of a word of an equivalent: "north" against "south side", or
+  of a derived form: seller, buyer) refuses the span; so does a narrower or broader word
+  ("mother" for 부모님, parent; "water" for 지하수, groundwater: its meaning is not the
+  keyword's), a part or a whole ("finger" for 손, hand), a converse ("learned" for 가르치다,
   teach) or a sister term ("tuesday" for 월요일, "saturday" for 일요일), unless another
-  equivalent is its synonym or a narrower or broader word. Where the main senses say none of these, a synonym,
+  equivalent is its synonym. Where the main senses say none of these, a synonym,
   hypernym or hyponym in another sense adds :data:`RELATED` ("sees" for 생각하다, think). A
   refused span is recorded with its reason (``refused`` in the JSON, a line in ``--explain``).
   Embeddings put words of opposite or neighbouring meaning close together, and those are
@@ -65,7 +65,7 @@ MEANING_CLASSES = frozenset({"noun", "verb", "adjective", "adverb"})
 #: their part of speech in WordNet
 POS = {"noun": "n", "verb": "v", "adjective": "a", "adverb": "r"}
 #: the version of this stage's rules (its constants, the evidence it weighs), in the signature
-VERSION = 4
+VERSION = 5
 #: verbs that are mostly grammar (auxiliaries, light verbs): what an output says for them is
 #: rarely a paraphrase of them, and any content word is as close to them as to anything
 LIGHT = frozenset({"하다", "되다", "있다", "없다", "주다", "보다", "버리다", "지다", "놓다", "두다"})
@@ -228,6 +228,8 @@ def _anchors(equivalents: Sequence[str]) -> list[str]:
 #: what each kind of WordNet relation (:func:`ktr.english.relations.kin`) that refuses a span is called
 REFUSALS = {
     "antonym": "antonym of",
+    "narrower": "a kind of",
+    "broader": "broader than",
     "part": "part or whole of",
     "converse": "converse of",
     "sister": "sister term of",
@@ -237,9 +239,9 @@ REFUSALS = {
 def _confidence(closeness: float, span: str, equivalents: Sequence[str], pos: str = "") -> tuple[float, str]:
     """The closeness of a span to a keyword, refused (0, and why) or raised by what WordNet says
     of the span's words and the keyword's equivalents in their main senses (in the keyword's part
-    of speech ``pos``): equivalence (a synonym) raises it; a narrower or broader word leaves it as
-    it is; an antonym, a part or a whole, a converse or a sister term refuses it, unless a synonym
-    or a narrower or broader word of another equivalent is there too. Where the main senses say
+    of speech ``pos``): equivalence (a synonym) raises it; an antonym refuses it; so does a
+    narrower or broader word, a part or a whole, a converse or a sister term, unless another
+    equivalent is its synonym. Where the main senses say
     none of these, a synonym, hypernym or hyponym in another sense raises it as before."""
     words = [w for w in span.split() if _meaningful(w)]
     kinds: dict[str, str] = {}  # kind -> the first equivalent related so
@@ -259,9 +261,7 @@ def _confidence(closeness: float, span: str, equivalents: Sequence[str], pos: st
         return 0.0, f"{REFUSALS['antonym']} {kinds['antonym']}"
     if "synonym" in kinds:
         return min(closeness + RELATED, 1.0), ""
-    if "broader" in kinds or "narrower" in kinds:
-        return closeness, ""
-    for kind in ("part", "converse", "sister"):
+    for kind in ("narrower", "broader", "part", "converse", "sister"):
         if kind in kinds:
             return 0.0, f"{REFUSALS[kind]} {kinds[kind]}"
     if {relation(w, e) for w in words for e in equivalents} & {"synonym", "hypernym"}:

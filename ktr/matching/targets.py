@@ -157,6 +157,8 @@ class KeywordTargets:
         if self.sounds and is_hangul(keyword.lemma) and (name or (found is None and keyword.cls == "noun")):
             sound = sound_key(keyword.lemma)
             spelled = "" if sound or not name else romanize(keyword.lemma)
+        elif self.sounds and found is not None and keyword.cls == "noun" and _may_be_a_name(keyword.lemma):
+            spelled = romanize(keyword.lemma)  # a common noun that is also a name: 나리 (lily), Typhoon Nari
         number_keys = numbers.korean_keys(keyword) if self.numbers else ()
         if found is not None and found.via in self.units:  # a unit a stage joined
             return self.units[found.via].targets(keyword, found, number_keys)
@@ -178,3 +180,15 @@ class KeywordTargets:
             lemma=keyword.lemma,
             cls=keyword.cls,
         )
+
+
+#: the fewest letters of a common noun's Revised Romanization that, written capitalized in the
+#: output, is taken for the noun used as a name
+NAME_LETTERS = 4
+
+
+def _may_be_a_name(lemma: str) -> bool:
+    """Whether a common noun may be matched as a name spelled in Revised Romanization: Hangul of
+    two syllables or more, spelled in :data:`NAME_LETTERS` letters or more (나리 Nari, 가람 Garam;
+    not 배 "bae", 차 "cha")."""
+    return is_hangul(lemma) and len(lemma) >= 2 and len(romanize(lemma)) >= NAME_LETTERS

@@ -204,10 +204,12 @@ _NOT_LETTERS = re.compile("[^a-z]+")
 
 DEFAULT_THRESHOLD = 0.8
 
-#: the version of the sound keys and the spellings they allow, in the signature (``tl:0.8/k2``):
+#: the version of the sound keys and the spellings they allow, in the signature (``tl:0.8/k3``):
 #: raised by a change that lets a name match where it did not (2: an initial r as L or H, 르
-#: before a consonant as an optional l, short names by how they are spoken)
-KEYS = 2
+#: before a consonant as an optional l, short names by how they are spoken; 3: a name in three
+#: words written capitalized, Jeon Young-soo, and a common noun of four letters or more as a name
+#: spelled letter for letter, Typhoon Nari for 나리)
+KEYS = 3
 _EU = _VOWELS_RR.index("eu")
 
 

@@ -77,6 +77,8 @@ class SentenceView:
         ok = [t.isalpha() and t not in _NOT_NAMES and (names is None or t in names) for t in tokens]
         out = [(i, i + 1) for i in range(len(tokens)) if ok[i]]
         out += [(i, i + 2) for i in range(len(tokens) - 1) if ok[i] and ok[i + 1]]
+        if names is not None:  # a Korean name of three syllables, given name hyphenated: Jeon Young-soo
+            out += [(i, i + 3) for i in range(len(tokens) - 2) if ok[i] and ok[i + 1] and ok[i + 2]]
         return out
 
     def _sounds(self, names: frozenset[str] | None) -> list[tuple[int, int, str]]:

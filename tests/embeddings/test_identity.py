@@ -56,4 +56,4 @@ def test_a_hub_model_is_keyed_by_its_cached_revision(tmp_path, monkeypatch):
 def test_the_shipped_model_keeps_its_signature(kiwi):
     """The default embedder's key is its package's version, as the signature always said."""
     signature = KTR(Config(), analyzer=kiwi).signature().short()
-    assert f"|sem:{describe('use')}/t0.7/v4|" in signature
+    assert f"|sem:{describe('use')}/t0.7/v5|" in signature

@@ -241,3 +241,42 @@ def test_a_word_the_lexicon_gives_another_name_is_refused(name):
     assert [(k.matched, k.how) for k in found.keywords if k.keyword.lemma == "클린턴"] == [
         ("clinton", "transliteration")
     ]
+
+
+# a name in three words; a common noun that is also a name ----------------------------------------
+
+
+@pytest.mark.parametrize("name", ["kiwi", "mecab"])
+def test_a_korean_name_in_three_capitalized_words(name):
+    # 전영수 (JNS) written Jeon Young-soo: three tokens, which a pair of words cannot reach
+    # ("jeonyoung" is JN, "youngsoo" VNS); in lower case the three are no name
+    from ktr import KTR
+
+    metric = KTR(Config(), analyzer=analyzer(name))
+
+    def matched(output):
+        found = metric.sentence_score("대표 사절인 전영수씨는 말했다.", output).keywords
+        return [(k.matched, k.how) for k in found if k.keyword.lemma == "전영수"]
+
+    assert matched("Chief envoy Jeon Young-soo said.") == [("jeon young soo", "transliteration")]
+    assert matched("The chief envoy said that jeon young soo.") == [(None, None)]
+    assert "/k3/" in metric.signature().short()
+
+
+@pytest.mark.parametrize("name", ["kiwi", "mecab"])
+def test_a_common_noun_used_as_a_name_is_found_spelled_capitalized(name):
+    # 나리 is a lily in the lexicon, and here a typhoon's name: its Revised Romanization, letter
+    # for letter and capitalized, is the noun; a name that differs by a letter is not, nor the
+    # spelling in lower case, nor a noun of fewer than four letters (배 "Bae")
+    from ktr import KTR
+
+    metric = KTR(Config(), analyzer=analyzer(name))
+
+    def matched(source, lemma, output):
+        return [(k.matched, k.how) for k in metric.sentence_score(source, output).keywords if k.keyword.lemma == lemma]
+
+    typhoon = "태풍 나리가 동해로 나갔다."
+    assert matched(typhoon, "나리", "Typhoon Nari moved out into the East Sea.") == [("nari", "transliteration")]
+    assert matched(typhoon, "나리", "Typhoon Nabi moved out into the East Sea.") == [(None, None)]
+    assert matched(typhoon, "나리", "The typhoon nari moved out into the East Sea.") == [(None, None)]
+    assert matched("배가 항구에 들어왔다.", "배", "Mr. Bae came into the port.") == [(None, None)]

@@ -34,12 +34,12 @@ from typing import NamedTuple
 from ktr.cache import cache_dir, cannot_write
 
 #: the index's layout; bump it when :func:`_fill` changes
-VERSION = 3
+VERSION = 4
 #: the synsets' table (part of the index's key with :data:`VERSION`, so that an index of another
 #: layout in a shared cache folder is never read for this one)
 _SYNSETS = (
     "CREATE TABLE synsets (id INTEGER PRIMARY KEY, pos TEXT, hypernyms TEXT, antonyms TEXT,"
-    " parts TEXT, entails TEXT, derived TEXT)"
+    " parts TEXT, entails TEXT, derived TEXT, lexfile TEXT)"
 )
 #: steps up or down WordNet's noun hierarchy within which a hypernym or hyponym counts
 HYPERNYM_STEPS = 2
@@ -65,7 +65,7 @@ def _fill(db: sqlite3.Connection, graph: Graph) -> None:
         db.execute(_SYNSETS)
         db.execute("CREATE TABLE counts (lemmas INTEGER NOT NULL, synsets INTEGER NOT NULL)")
         db.executemany("INSERT INTO lemmas VALUES (?, ?)", ((k, _joined(v)) for k, v in lemmas.items()))
-        db.executemany("INSERT INTO synsets VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO synsets VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("INSERT INTO counts VALUES (?, ?)", (len(lemmas), len(rows)))
 
 
@@ -124,7 +124,7 @@ def _open(path: Path) -> sqlite3.Connection | None:
 _PARTS = frozenset({"%m", "%s", "%p", "#m", "#s", "#p"})
 _ENTAILS = frozenset({"*", ">"})
 
-Row = tuple[int, str, str, str, str, str, str]
+Row = tuple[int, str, str, str, str, str, str, str]
 
 
 def _graph() -> tuple[dict[str, list[int]], list[Row]]:
@@ -135,14 +135,14 @@ def _graph() -> tuple[dict[str, list[int]], list[Row]]:
     2.9 s where NLTK's synset objects took 17 s, for the same graph: the same 147,306 lemmas and
     117,659 synsets, each with the same hypernyms and antonyms (compared whole when this was
     written; tests/test_semantic.py compares 400 lemmas' synsets with NLTK's). Each synset also
-    has its parts and wholes, what it entails or causes, and the synsets of its words'
+    has its lexicographer file (the second field: noun.person is 18), its parts and wholes, what it entails or causes, and the synsets of its words'
     derivationally related forms (``+``, from any of its words); each lemma's synsets are in
     WordNet's order of senses (``index.noun`` ...: the most frequent first), nouns, verbs,
     adjectives, adverbs."""
     from ktr.english.wordnet import open_text
 
     number: dict[tuple[str, str], int] = {}
-    parsed: list[tuple[str, dict[str, list[tuple[str, str]]]]] = []
+    parsed: list[tuple[str, dict[str, list[tuple[str, str]]], str]] = []
     for name in ("adj", "adv", "noun", "verb"):
         with open_text(f"data.{name}") as fh:
             for line in fh:
@@ -166,7 +166,7 @@ def _graph() -> tuple[dict[str, list[int]], list[Row]]:
                     elif symbol == "+":
                         links["+"].append(key)
                 number["a" if pos in "as" else pos, offset] = len(parsed)
-                parsed.append((pos, links))
+                parsed.append((pos, links, str(int(fields[1]))))
     lemmas: dict[str, list[int]] = {}
     for name, pos in (("noun", "n"), ("verb", "v"), ("adj", "a"), ("adv", "r")):
         with open_text(f"index.{name}") as fh:
@@ -179,9 +179,9 @@ def _graph() -> tuple[dict[str, list[int]], list[Row]]:
                     number[pos, offset] for offset in fields[len(fields) - senses :]
                 )
     rows = []
-    for n, (pos, links) in enumerate(parsed):
+    for n, (pos, links, lexfile) in enumerate(parsed):
         antonyms, parts, entails, derived = (_joined(sorted({number[k] for k in links[s]})) for s in "!%*+")
-        rows.append((n, pos, _joined([number[k] for k in links["@"]]), antonyms, parts, entails, derived))
+        rows.append((n, pos, _joined([number[k] for k in links["@"]]), antonyms, parts, entails, derived, lexfile))
     return lemmas, rows
 
 
@@ -271,16 +271,29 @@ class Synset(NamedTuple):
     parts: tuple[int, ...]  # its parts and the wholes it is part of (member, substance, part)
     entails: tuple[int, ...]  # what it entails or causes (verbs)
     derived: tuple[int, ...]  # the synsets of its words' derivationally related forms
+    lexfile: int = -1  # its lexicographer file (18: noun.person), -1 for a number the index lacks
 
 
 @lru_cache(maxsize=262144)
 def _synset(number: int) -> Synset:
     """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
     rows = _query(
-        "SELECT pos, hypernyms, antonyms, parts, entails, derived FROM synsets WHERE id = ?", (number,), lists=5
+        "SELECT pos, hypernyms, antonyms, parts, entails, derived, lexfile FROM synsets WHERE id = ?",
+        (number,),
+        lists=6,
     )
-    row = rows[0] if rows else ("", "", "", "", "", "")
-    return Synset(row[0], *map(_numbers, row[1:]))
+    if not rows:
+        return Synset("", (), (), (), (), ())
+    pos, hypernyms, antonyms, parts, entails, derived, lexfile = rows[0]
+    return Synset(
+        pos,
+        _numbers(hypernyms),
+        _numbers(antonyms),
+        _numbers(parts),
+        _numbers(entails),
+        _numbers(derived),
+        int(lexfile) if lexfile else -1,
+    )
 
 
 def is_lemma(phrase: str) -> bool:
@@ -440,3 +453,16 @@ def kin(word: str, other: str, senses: int = MAIN_SENSES, pos: str = "") -> str:
     if any(_depth(s) >= SISTER_DEPTH for s in shared):
         return "sister"
     return "other"
+
+
+#: WordNet's lexicographer file of the nouns that name people (``noun.person``)
+PERSON_FILE = 18
+
+
+@lru_cache(maxsize=65536)
+def names_a_person(word: str) -> bool | None:
+    """Whether the first sense of ``word`` (or of its base form) as a noun names a person
+    (WordNet's ``noun.person``: *husband*, *president*, *teacher*; not *company*, *city*); None
+    where WordNet has no noun of it."""
+    nouns = [n for n in _main(word, 1, "n") if _synset(n).pos == "n"]
+    return _synset(nouns[0]).lexfile == PERSON_FILE if nouns else None

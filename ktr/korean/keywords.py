@@ -128,3 +128,24 @@ def extract(morphemes: list[Morpheme], table: TagTable, classes: frozenset[str] 
                 # interned: the same words recur on many lines, whose results are all kept
                 out.append(Keyword(intern(lemma), intern(m.tag), cls, m.start, end, base))
     return out
+
+
+#: the particles that mark a noun as the topic or the subject of its clause
+SUBJECT_PARTICLES = ("은", "는", "이", "가")
+#: the plural suffix, before such a particle (학생들이)
+PLURAL = "들"
+
+
+def subject_mark(text: str, keyword: Keyword) -> str:
+    """How the particle right after ``keyword`` (a noun or a name; ``text``: the line its offsets
+    are in) marks it: "subject" where it is the topic or subject of its clause (남편은, 회사가),
+    "plural" where the plural suffix comes first (학생들이), else "" (a pronoun or another class
+    is never marked)."""
+    if keyword.cls not in _NOUNISH:
+        return ""
+    after = text[keyword.end : keyword.end + 2]
+    if after[:1] in SUBJECT_PARTICLES:
+        return "subject"
+    if after[:1] == PLURAL and after[1:2] in SUBJECT_PARTICLES:
+        return "plural"
+    return ""

@@ -26,6 +26,7 @@ STAGES: dict[str, str] = {
     "transliteration": "ktr.matching.transliteration_stage:TransliterationStage",
     "periphrasis": "ktr.matching.periphrasis:PeriphrasisStage",
     "semantic": "ktr.matching.semantic:SemanticStage",
+    "pronoun": "ktr.matching.pronoun:PronounStage",
 }
 
 #: the stages a config runs when it does not name them, in cascade order
@@ -40,4 +41,5 @@ DEFAULT_CASCADE = (
     "transliteration",
     "periphrasis",
     "semantic",
+    "pronoun",
 )

@@ -140,7 +140,8 @@ class Stage:
     needs: ClassVar[tuple[str, ...]] = ()
     #: what the pipeline works out for it, by name: "numbers" (keywords' values, their words
     #: grouped into numbers), "sounds" (names' sound keys, the words an output capitalizes),
-    #: "inflections" (the output read with English inflections: base words of its tokens)
+    #: "inflections" (the output read with English inflections: base words of its tokens),
+    #: "roles" (a noun marked as its clause's topic or subject: :attr:`Targets.role`)
     reads: ClassVar[frozenset[str]] = frozenset()
     #: the field of a keyword's :class:`~ktr.matching.targets.Targets` its table fills, by the
     #: keyword's lexicon entry (the table: entry → phrases), if any

@@ -54,6 +54,9 @@ class Targets:
     #: or a construction unit); not compared: they name what the equivalents already say
     lemma: str = field(default="", compare=False)
     cls: str = field(default="", compare=False)
+    #: how the source marks this occurrence of a noun or name, for the stages that read "roles":
+    #: "subject" (the topic or subject of its clause: 남편은), "plural" (학생들이) or ""
+    role: str = field(default="", compare=False)
     # Derived once, when the source is prepared, so matching never tokenizes a phrase: the
     # phrases of each kind by their first word, and the first words of all of them (a sentence
     # holding none of these, as written or as a base word, matches no phrase).

@@ -31,7 +31,7 @@ from ktr.execution.unit import Scored, Stretch, fewer_gc_pauses
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.korean.guard import LineAnalysis, analyze_lines, stream_lines
-from ktr.korean.keywords import Keyword, extract, load_tagset
+from ktr.korean.keywords import Keyword, extract, load_tagset, subject_mark
 from ktr.korean.normalize import Normalized, normalize_source
 from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
@@ -93,7 +93,7 @@ def unmatched_result(keyword: Keyword, found: Lookup | None, target: Targets) ->
     tried += [f"derived {word}" for word in target.derivations]
     if target.sound:
         tried.append(f"sound {romanize(keyword.lemma)} ({target.sound})")
-    elif target.spelled:
+    elif target.spelled and target.name:  # a common noun's spelling as a name goes unsaid
         tried.append(f"spelled {target.spelled}")
     entry = f"{found.entry.lemma}/{found.entry.cls}" if found and found.entry else None
     return KeywordResult(
@@ -261,6 +261,8 @@ class Pipeline:
                     result, weight = self._unmatched(k, found, target)
                 else:
                     found, target, result, weight = self._known_word(k)
+                if "roles" in self._reads and (role := subject_mark(norm.original, k)):
+                    target = replace(target, role=role)  # where the keyword is, not what it is
                 looked.append(found)
                 wanted.append(target)
                 unmatched.append(result)

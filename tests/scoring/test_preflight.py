@@ -96,7 +96,7 @@ def test_missing_wordnet_names_the_stages_and_the_fix(files):
     proc = ktr_without(every_wordnet(), "score", "-s", src, "-t", hyp)
     assert_one_line_error(
         proc,
-        "matching stage(s) inflection, derivation, synonym need WordNet",
+        "matching stage(s) inflection, derivation, synonym, pronoun need WordNet",
         "reinstall ktr",
         "python scripts/setup_wordnet.py",
     )

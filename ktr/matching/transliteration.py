@@ -13,7 +13,8 @@ to a coarse *sound key* and compares the keys:
   followed by a vowel is silent (computer = 컴퓨터, Carter = 카터), but at the end of a name from
   another language Hangul writes it 르 (Omar = 오마르), so a final r (or re: sphere = 스피어) is an
   *optional* L, and so is any r before a consonant in a word that ends in a, i, o, u or y, as
-  Spanish, Italian and Japanese names do (Garcia = 가르시아, Fernando = 페르난도); an h after the first
+  Spanish, Italian and Japanese names do (Garcia = 가르시아, Fernando = 페르난도), and so is an l
+  before a consonant in such a word, which Portuguese says u (Ronaldo = 호나우두, and 호날두); an h after the first
   letter is an optional H (silent in Sarah, 하 in Nahariya = 나하리야); a final s after another
   letter is an optional S (a plural, or silent: Paris = 파리); gh is silent, but a final gh, as in
   Arabic names, is an optional K (Dabbagh = 다바그); on the Hangul side 츠 is T S (Jets = 제츠); c
@@ -207,8 +208,9 @@ DEFAULT_THRESHOLD = 0.8
 #: the version of the sound keys and the spellings they allow, in the signature (``tl:0.8/k3``):
 #: raised by a change that lets a name match where it did not (2: an initial r as L or H, 르
 #: before a consonant as an optional l, short names by how they are spoken; 3: a name in three
-#: words written capitalized, Jeon Young-soo, and a common noun of four letters or more as a name
-#: spelled letter for letter, Typhoon Nari for 나리)
+#: words written capitalized, Jeon Young-soo, a common noun of four letters or more as a name
+#: spelled letter for letter, Typhoon Nari for 나리, an l before a consonant optional in a word
+#: ending in a vowel, 호나우두 Ronaldo)
 KEYS = 3
 _EU = _VOWELS_RR.index("eu")
 
@@ -288,6 +290,8 @@ def english_key(word: str) -> str:
             symbols.append("R")  # L, or H as Portuguese says it: 호날두 Ronaldo
         elif c == "r" and (final or nxt not in _VOWEL_LETTERS):
             symbols.append("l" if final or vowel_end else "")  # silent, or optional: 컴퓨터, 오마르 Omar, 가르시아
+        elif c == "l" and vowel_end and nxt and nxt not in _VOWEL_LETTERS and nxt != "l":
+            symbols.append("l")  # optional: Portuguese says it u (호나우두 Ronaldo)
         elif c == "c" and nxt in ("e", "i", "y"):
             symbols.append("S")
         elif c == "c" and not nxt and w[i - 2 : i] in ("zi", "ji"):

@@ -180,6 +180,8 @@ def test_threshold_is_an_option(kiwi):
 NAMES = [
     # a Portuguese or Brazilian initial r, said h
     ("호날두가 골을 넣었다.", "Ronaldo scored a goal.", "호날두", "ronaldo"),
+    # ... and its l before a consonant, said u in Brazil: an optional L in a name ending in a vowel
+    ("호나우두가 골을 넣었다.", "Ronaldo scored a goal.", "호나우두", "ronaldo"),
     # 르 before a consonant: an r English spelling does not say
     ("메르켈 총리가 연설했다.", "Chancellor Merkel gave a speech.", "메르켈", "merkel"),
     # short names, one consonant sound: said with their vowels

@@ -24,7 +24,7 @@ from typing import NoReturn, TextIO
 
 from ktr.cli import cache, keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK, EXIT_USAGE
-from ktr.controls import shown
+from ktr.controls import bounded, shown
 from ktr.errors import CacheWarning, InputWarning, KtrError, UsageError
 from ktr.version import __version__
 
@@ -77,13 +77,13 @@ class _InputWarnings:
         line: str | None = None,
     ) -> None:
         if issubclass(category, CacheWarning):
-            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)  # the folder's name as text
+            print(f"ktr: warning: {shown(bounded(str(message)))}", file=sys.stderr)  # the folder's name as text
             return None
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1
         if self.count <= SHOWN_WARNINGS:
-            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)
+            print(f"ktr: warning: {shown(bounded(str(message)))}", file=sys.stderr)
 
     def close(self) -> None:
         if self.count > SHOWN_WARNINGS:
@@ -111,10 +111,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:  # a required argument missing: a usage error, as argparse's own
-        print(f"ktr: error: {exc}", file=sys.stderr)
+        print(f"ktr: error: {shown(bounded(str(exc)))}", file=sys.stderr)
         return EXIT_USAGE
-    except KtrError as exc:
-        print(f"ktr: error: {shown(str(exc))}", file=sys.stderr)
+    except KtrError as exc:  # each error is said here, on one line of bounded length
+        print(f"ktr: error: {shown(bounded(str(exc)))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT

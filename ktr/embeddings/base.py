@@ -150,11 +150,20 @@ def get_embedder(spec: str, store: bool = True) -> Cached:
                 built: Embedder = cls(model) if model else cls()
             except ImportError as exc:
                 raise BackendUnavailable(f"the {backend} embedder needs {exc.name or 'a package'}: {hint}") from None
+            except Exception as exc:  # a model its library cannot load (not there, offline, damaged): one line
+                raise BackendUnavailable(f"embedder {spec}: the model cannot be loaded: {_first_line(exc)}") from None
             return built
 
         found = _built[spec] = Cached(spec, build)
         found.store = VectorStore.for_spec(found.key) if store else None  # one store per model, not per name
     return found
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of what an exception says, with its kind (a library's own exception, whose
+    cause chain says the same again: the hub's offline error under a missing snapshot)."""
+    message = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
 def normalized(vectors: Any) -> np.ndarray:

@@ -12,6 +12,11 @@ from ktr.errors import ConfigError
 ENGINES = ("local", "dask")
 
 
+#: the most worker processes a local Dask cluster is started with: each holds its own tables (a
+#: few hundred MB); ``--workers 1e20`` built the cluster's description until memory ran out
+MOST_WORKERS = 256
+
+
 @dataclass(frozen=True)
 class Engine:
     """Where the stretches run. ``local``: this process and, with ``jobs``, worker processes of
@@ -42,6 +47,8 @@ class Engine:
             isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1
         ):
             raise ConfigError(f"workers must be a whole number of at least 1, got {self.workers!r}")
+        if self.workers is not None and self.workers > MOST_WORKERS:
+            raise ConfigError(f"workers must be at most {MOST_WORKERS}, got {self.workers}")
         if self.scheduler and self.workers:
             raise ConfigError(
                 "workers are started for a run only without a scheduler: "

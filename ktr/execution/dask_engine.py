@@ -231,7 +231,7 @@ def run_dask(unit: Unit, items: Iterator[Stretch | Range | Analysed], run: Execu
         with _interruptible() as check, connect(engine) as client, _progress(engine, run.plan) as bar:
             plugin = start_units(client, cast(Callable[[], Any], run.factory), engine)
             try:
-                for results, extra, lines in _in_order(client, plugin, items, task, manifest, unit.unpack):
+                for results, extra, lines in _in_order(client, plugin, items, task, manifest, (unit.unpack, run.check)):
                     check()
                     if run.merge is not None and run.side is not None:
                         run.merge(extra)
@@ -253,10 +253,12 @@ def _in_order(
     items: Iterator[Stretch | Range | Analysed],
     task: Task,
     manifest: Manifest | None,
-    unpack: Callable[[Any], Scored],
+    reading: tuple[Callable[[Any], Scored], Callable[[Any, Any], str | None] | None],
 ) -> Iterator[tuple[Scored, Any, int]]:
     """(results, side, lines) of every item in order: from the cluster, or read back from the
-    shard of an earlier run that finished it (scored again if that shard cannot be read)."""
+    shard of an earlier run that finished it (scored again if that shard cannot be read);
+    ``reading``: how results are unpacked, and how a side read back is checked."""
+    unpack, check = reading
     window = WINDOW * max(1, sum(client.nthreads().values()))
     before = manifest.done if manifest is not None else {}  # finished by an earlier run
     futures: dict[Any, int] = {}
@@ -291,7 +293,7 @@ def _in_order(
                     results = unpack(packed)
                 else:  # finished by an earlier run: there is a manifest
                     item = kept.pop(following)
-                    found = cast(Manifest, manifest).load(following, unpack)
+                    found = cast(Manifest, manifest).load(following, unpack, check)
                     if found is None:  # its shard named in a warning: scored again
                         submit(following, item)
                         break

@@ -70,7 +70,8 @@ class Execution:
     line's counts only), the ``engine``, the local worker ``processes``, the ``factory`` that
     builds a worker's own unit of work (picklable), the ``plan`` a shard manifest records of the
     run, and ``side``, computed from every stretch where it is scored and handed to ``merge``
-    here, in line order (ktr sums BLEU's and chrF's statistics this way)."""
+    here, in line order (ktr sums BLEU's and chrF's statistics this way); ``check`` says what is
+    wrong with a side read back from a shard (``--resume``), given the results beside it, or None."""
 
     name: str = "source"
     outputs: Mapping[str, str] = field(default_factory=dict)
@@ -80,4 +81,5 @@ class Execution:
     factory: Callable[[], Any] | None = None
     plan: Any = None
     side: Callable[[Any], Any] | None = None
+    check: Callable[[Any, Any], str | None] | None = None
     merge: Callable[[Any], None] | None = None

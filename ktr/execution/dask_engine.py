@@ -28,6 +28,7 @@ from typing import Any, cast
 
 from ktr.errors import KtrError
 from ktr.execution.options import Engine, Execution
+from ktr.execution.processes import blocked
 from ktr.execution.ranges import Range, read_range
 from ktr.execution.shards import Manifest, write_shard
 from ktr.execution.unit import Analysed, Scored, Stretch, Unit, fewer_gc_pauses
@@ -89,13 +90,18 @@ def connect(engine: Engine) -> Iterator[Any]:
             yield client
         return
     try:
-        cluster = LocalCluster(
-            n_workers=engine.workers or DEFAULT_WORKERS,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address="127.0.0.1:0",  # the dashboard has no authentication: this machine only
-            silence_logs=logging.CRITICAL,
-        )
+        # started with Ctrl-C and hangups held back: the cluster's thread, the worker processes it
+        # spawns and multiprocessing's resource tracker keep them blocked and leave them to this
+        # process, which closes the cluster (a hangup to the process group killed the tracker
+        # and the workers under the cluster's feet: a dozen tracebacks)
+        with blocked():
+            cluster = LocalCluster(
+                n_workers=engine.workers or DEFAULT_WORKERS,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # the dashboard has no authentication: this machine only
+                silence_logs=logging.CRITICAL,
+            )
     except (RuntimeError, OSError, TimeoutError) as exc:
         raise KtrError(
             f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "

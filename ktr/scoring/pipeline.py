@@ -63,6 +63,9 @@ class Prepared:
     copied: list[frozenset[str]] = field(default_factory=list)
     warned: list[int] = field(default_factory=list)  # per warning: the line it names
     first_line: int = 1  # the number of the first line, in warnings
+    #: each line's time left under the config's limit, spent by its preparation and its matching
+    budget: Budget | None = None
+    name: str = "source"  # the source's, in warnings
 
     def with_outputs(self, notes: Sequence[tuple[int, str]]) -> list[str]:
         """The source's warnings and ``notes`` (:func:`output_warnings`), in line order (on one
@@ -223,14 +226,13 @@ class Pipeline:
         their keywords' results."""
         first = stretch.first
         analysed = analysed or self.analyse(stretch.sources)
-        budget = self._budget(len(analysed))
+        budget = self.limited(len(analysed))
         prepared = self.prepare_analysed(analysed, name, first + 1, budget)
         found = {
             system: self.match_lines(prepared, lines, first, details, budget)
             for system, lines in stretch.systems.items()
         }
-        if budget and budget.expired:
-            self._ran_out(prepared, found, stretch, sorted(budget.expired), (name, details))
+        self.ran_out(prepared, found, stretch.systems, details)
         names = outputs or {}
         notes = [
             note
@@ -242,7 +244,7 @@ class Pipeline:
     pack = staticmethod(transport.pack)
     unpack = staticmethod(transport.unpack)
 
-    def _budget(self, lines: int) -> Budget | None:
+    def limited(self, lines: int) -> Budget | None:
         """Each line's time for its keywords and matching, or None without a limit; what the
         stages load when first needed (a model, an index) loaded beforehand, outside any line's time."""
         if not self.limit:
@@ -253,32 +255,35 @@ class Pipeline:
             self._ready = True
         return Budget(self.limit, lines)
 
-    def _ran_out(
+    def ran_out(
         self,
         prepared: Prepared,
         found: dict[str, list[SentenceResult]],
-        stretch: Stretch,
-        expired: list[int],
-        named: tuple[str, bool],
-    ) -> None:
-        """The lines ``expired`` (indexes in the stretch) not scored, in place: their keywords and
-        matching took longer than the limit. Each is failed as a line the analyzer failed on, with
-        a warning naming it (``named``: the source's name, and whether results keep details), in
-        order."""
-        name, details = named
+        systems: Mapping[str, Sequence[str]],
+        details: bool = True,
+    ) -> list[str]:
+        """The lines of ``prepared`` that ran out of time (:attr:`Prepared.budget`) and are not
+        failed yet, failed in place: as a line the analyzer failed on, in ``prepared`` (for any
+        output matched later) and in ``found`` (each system's results of ``systems``' lines); a
+        warning for each naming it, in line order among the others. Returns the new warnings."""
+        budget = prepared.budget
+        expired = sorted(i for i in budget.expired if not prepared.failed[i]) if budget else []
+        if not expired:
+            return []
         why = f"its keywords and matching took longer than timeout={self.limit:g}s"
+        first = prepared.first_line
         for i in expired:
             prepared.keywords[i], prepared.lookups[i], prepared.targets[i], prepared.missed[i] = [], [], [], []
             prepared.counts[i] = line_counts((), 0, frozenset())
             prepared.failed[i] = why
             alone = Prepared([[]], [[]], [[]], [[]], [prepared.counts[i]], [why])
-            for system, lines_of in stretch.systems.items():
-                found[system][i] = self.match_lines(alone, [lines_of[i]], stretch.first + i, details)[0]
-        notes = [*zip(prepared.warned, prepared.warnings)]
-        notes += [(prepared.first_line + i, f"{name}:{prepared.first_line + i}: not scored, {why}") for i in expired]
-        notes.sort(key=lambda note: note[0])
+            for system, results in found.items():
+                results[i] = self.match_lines(alone, [systems[system][i]], results[i].index, details)[0]
+        new = [(first + i, f"{prepared.name}:{first + i}: not scored, {why}") for i in expired]
+        notes = sorted([*zip(prepared.warned, prepared.warnings), *new], key=lambda note: note[0])
         prepared.warned[:] = [n for n, _ in notes]
         prepared.warnings[:] = [message for _, message in notes]
+        return [message for _, message in new]
 
     # -- the steps --------------------------------------------------------------------------
 
@@ -320,7 +325,9 @@ class Pipeline:
         warned = [n for n, _ in notes]
         if clock is not None:
             timing.add("keywords and targets", time.perf_counter() - clock)
-        return Prepared(keywords, lookups, targets, missed, counts, failed, messages, copied, warned, first_line)
+        return Prepared(
+            keywords, lookups, targets, missed, counts, failed, messages, copied, warned, first_line, budget, name
+        )
 
     def _prepare_line(
         self, norm: Normalized, analysis: LineAnalysis
@@ -411,6 +418,7 @@ class Pipeline:
         piece = self.config.max_chars  # a line analysed in pieces is matched in pieces
         starts = [[k.start for k in kws] for kws in prepared.keywords]
         long = [bool(s) and max(s) >= piece for s in starts]
+        budget = budget or prepared.budget
         near = [i for i, far in enumerate(long) if not far]
         part = budget.of(near) if budget else None
         whole = iter(match_lines([lines[i] for i in near], self.matching, self._inflections, part))

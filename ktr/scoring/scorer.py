@@ -170,7 +170,10 @@ class Scorer:
         name lines from ``first_line`` on and also go out through :mod:`warnings` (category
         InputWarning)."""
         with fewer_gc_pauses():
-            prepared = self.pipeline.prepare_analysed(self.pipeline.analyse(sources), name, first_line)
+            analysed = self.pipeline.analyse(sources)
+            budget = self.pipeline.limited(len(analysed))  # each line's time, spent here and by its matching
+            prepared = self.pipeline.prepare_analysed(analysed, name, first_line, budget)
+            self.pipeline.ran_out(prepared, {}, {})
         for message in prepared.warnings:
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
@@ -200,6 +203,10 @@ class Scorer:
                 warnings.warn(message, InputWarning, stacklevel=2)
         with fewer_gc_pauses():
             sentences = self.pipeline.match_lines(prepared, hypotheses)
+        # a line whose time ran out while this system was matched: failed here and for the
+        # systems matched after (those before have its results)
+        for message in self.pipeline.ran_out(prepared, {name: sentences}, {name: hypotheses}):
+            warnings.warn(message, InputWarning, stacklevel=2)
         return SystemResult(name, sentences, self.metric.averaging)
 
     def score(

@@ -75,3 +75,22 @@ def test_the_command_goes_on_and_exits_3(tmp_path):
     (system,) = json.loads(done.stdout)["systems"]
     assert [s.get("failed") for s in system["segments"]] == [None, WHY, None]
     assert [s["index"] for s in system["segments"]] == [0, 1, 2]
+
+
+def test_a_source_prepared_once_and_matched_system_after_system(tmp_path):
+    """``ktr run`` and ``ktr meta-eval`` prepare the source once (``Scorer.prepare``) and match
+    each system in turn (``Scorer.score_prepared``): the line's time is spent by both, and once
+    it has run out the line is failed for that system and every one after."""
+    from ktr import Scorer
+    from ktr.errors import InputWarning
+
+    scorer = Scorer(Config(timeout=1))
+    prepared = scorer.prepare(SOURCE, "src.ko")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        first = scorer.score_prepared(prepared, "a", OUTPUT)
+        second = scorer.score_prepared(prepared, "b", OUTPUT)
+    assert [s.failed for s in first.sentences] == [None, WHY, None] == [s.failed for s in second.sentences]
+    assert [s.index for s in second.sentences] == [0, 1, 2]
+    assert [str(w.message) for w in caught] == [f"src.ko:2: not scored, {WHY}"]  # said once
+    assert prepared.warnings == [f"src.ko:2: not scored, {WHY}"]

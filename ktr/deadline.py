@@ -43,11 +43,16 @@ def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
 
 
 class _Watchdog:
-    """The deadlines armed in this process, and the thread that enforces them."""
+    """The deadlines armed in this process, and the thread that enforces them. Disarming takes
+    no lock: the exception may arrive in the disarming thread at any instruction, and one that
+    arrived while it held a lock would leave the lock held (and the watchdog waiting on it for
+    ever). A token is taken out of ``_armed`` by whichever comes first, atomically (``dict.pop``):
+    the work's end, or the watchdog, which then raises and notes it in ``_fired``."""
 
     def __init__(self) -> None:
         self._lock = threading.Condition()
         self._armed: dict[int, int] = {}  # token -> the thread to interrupt
+        self._fired: set[int] = set()  # tokens whose exception has been raised
         self._queue: list[tuple[float, int]] = []  # (deadline, token), the earliest first
         self._tokens = count()
         self._thread: threading.Thread | None = None
@@ -64,9 +69,12 @@ class _Watchdog:
         return token
 
     def disarm(self, token: int) -> None:
-        with self._lock:
-            if self._armed.pop(token, None) is None:  # it fired: withdraw it if not yet raised
-                _raise_in(threading.get_ident(), None)
+        if self._armed.pop(token, None) is not None:
+            return  # in time: the watchdog will drop the token
+        while token not in self._fired:  # the watchdog took it: it is raising it now
+            time.sleep(0.0001)
+        _raise_in(threading.get_ident(), None)  # withdrawn, if it has not arrived yet
+        self._fired.discard(token)
 
     def _watch(self) -> None:
         with self._lock:
@@ -82,7 +90,10 @@ class _Watchdog:
                     self._lock.wait(left)
                     continue
                 heapq.heappop(self._queue)
-                _raise_in(self._armed.pop(token), _Expired)
+                thread = self._armed.pop(token, None)
+                if thread is not None:
+                    _raise_in(thread, _Expired)
+                    self._fired.add(token)
 
 
 _watchdog = _Watchdog()
@@ -100,13 +111,15 @@ def within(seconds: float, work: Callable[[], T]) -> T:
     """``work()``, or :class:`TimedOut` once it has run ``seconds`` (0: no limit)."""
     if not seconds:
         return work()
+    watchdog = _watchdog
+    token = watchdog.arm(seconds)
     try:
-        token = _watchdog.arm(seconds)
         try:
             return work()
         finally:
-            _watchdog.disarm(token)
+            watchdog.disarm(token)
     except _Expired:
+        watchdog._fired.discard(token)  # if it arrived while disarming
         raise TimedOut(seconds) from None
 
 

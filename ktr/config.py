@@ -263,13 +263,28 @@ class Refused(yaml.composer.ComposerError):
     """Valid YAML that a config may not hold (:class:`StrictLoader`)."""
 
 
+#: the deepest nesting of lists and mappings a config may have (PyYAML composes a level by a
+#: call: 5,000 levels ran out of Python's stack, a RecursionError)
+DEEPEST = 100
+
+
 class StrictLoader(yaml.SafeLoader):
     """YAML for configs: safe (no Python objects are made), no key given twice in one mapping
-    (PyYAML keeps the last silently), and no anchors or aliases: an alias makes a small file a
-    huge value (nine levels of nine: 387 million strings), which an error message would print."""
+    (PyYAML keeps the last silently), no anchors or aliases: an alias makes a small file a
+    huge value (nine levels of nine: 387 million strings), which an error message would print;
+    and no nesting past :data:`DEEPEST` levels."""
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()  # type: ignore[no-untyped-call]
+        self._depth: int = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > DEEPEST:
+                raise Refused(None, None, f"nested more than {DEEPEST} levels deep", event.start_mark)
+            return self._compose(parent, index, event)
+        finally:
+            self._depth -= 1
+
+    def _compose(self, parent: yaml.Node | None, index: int, event: Any) -> yaml.Node | None:
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             sign = "*" if isinstance(event, yaml.AliasEvent) else "&"

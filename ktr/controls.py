@@ -99,6 +99,22 @@ def shown(text: str) -> str:
     return text if text.isprintable() or not _UNSHOWN.search(text) else _UNSHOWN.sub(_escaped, text)
 
 
+#: the most characters of an error or a warning line ktr prints: a longer one keeps its first
+#: :data:`HEAD` and last :data:`TAIL` characters (what went wrong, and what to do), the rest
+#: left out and counted, so that a value quoted in it (a 10 MB analyzer name, a line of a file)
+#: never makes the line long
+LONGEST_LINE = 500
+HEAD, TAIL = 200, 200
+
+
+def bounded(text: str) -> str:
+    """``text`` as an error or warning line quotes it: at most :data:`LONGEST_LINE` characters
+    as it is, else its start and its end around an ellipsis that says how much was left out."""
+    if len(text) <= LONGEST_LINE:
+        return text
+    return f"{text[:HEAD]}…[{len(text) - HEAD - TAIL:,} characters]…{text[-TAIL:]}"
+
+
 def columns(text: str) -> int:
     """Columns a text takes in a terminal (East Asian widths, ``unicodedata.east_asian_width``):
     a wide or full-width character (Hangul, CJK ideographs, full-width forms) two, a combining

@@ -25,6 +25,7 @@ RANKS = {
     "cache": 0,
     "textio": 0,
     "controls": 0,
+    "deadline": 0,
     "progress": 0,
     "sample": 0,
     "korean": 1,

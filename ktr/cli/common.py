@@ -139,8 +139,11 @@ def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the arguments ask for; with Dask, its news (the dashboard) and a progress bar on stderr."""
     import sys
 
-    from ktr.execution.options import Engine
+    from ktr.errors import UsageError
+    from ktr.execution.options import MOST_WORKERS, Engine
 
+    if args.workers is not None and args.workers > MOST_WORKERS:
+        raise UsageError(f"--workers must be at most {MOST_WORKERS} (processes of a local cluster), got {args.workers}")
     dask = args.engine == "dask"
     if dask:
         from ktr.execution.dask_engine import require_dask

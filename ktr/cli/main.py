@@ -13,6 +13,8 @@ ignored when ktr started (``nohup``) stays ignored.
 from __future__ import annotations
 
 import argparse
+import atexit
+import os
 import signal
 import sys
 import threading
@@ -24,7 +26,7 @@ from typing import NoReturn, TextIO
 
 from ktr.cli import cache, keywords, lexicon, meta_eval, run, score
 from ktr.cli.common import EXIT_ERROR, EXIT_OK, EXIT_USAGE
-from ktr.controls import shown
+from ktr.controls import bounded, shown
 from ktr.errors import CacheWarning, InputWarning, KtrError, UsageError
 from ktr.version import __version__
 
@@ -77,13 +79,13 @@ class _InputWarnings:
         line: str | None = None,
     ) -> None:
         if issubclass(category, CacheWarning):
-            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)  # the folder's name as text
+            print(f"ktr: warning: {shown(bounded(str(message)))}", file=sys.stderr)  # the folder's name as text
             return None
         if not issubclass(category, InputWarning):
             return self._default(message, category, filename, lineno, file, line)
         self.count += 1
         if self.count <= SHOWN_WARNINGS:
-            print(f"ktr: warning: {shown(str(message))}", file=sys.stderr)
+            print(f"ktr: warning: {shown(bounded(str(message)))}", file=sys.stderr)
 
     def close(self) -> None:
         if self.count > SHOWN_WARNINGS:
@@ -95,26 +97,58 @@ class _InputWarnings:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``ktr`` command with ``argv``; without (the program itself: the console script,
+    ``python -m ktr``), a stopping signal that comes once the command is done, while the
+    interpreter waits for worker processes to exit, still stops them and says so (:func:`_late`)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     shown = _InputWarnings()
-    with warnings.catch_warnings(), _stopping():
+    if argv is None:
+        atexit.register(_exit_now)  # registered first of what the command registers: run last
+    with warnings.catch_warnings(), _stopping(lasting=argv is None):
         warnings.simplefilter("always", InputWarning)
         warnings.showwarning = shown.show
         try:
-            return _run(args)
+            code = _run(args)
         finally:
             shown.close()
+    _exit_code.append(code)
+    return code
+
+
+#: the program's exit status, once its command is done (:func:`_exit_now`)
+_exit_code: list[int] = []
+
+
+def _exit_now() -> None:
+    """The program's last step at exit, once the interpreter has waited for worker processes and
+    run what the command registered: multiprocessing's and logging's own steps at exit, the
+    standard streams flushed, then the process ends with the command's status, without tearing
+    down every table (a fifth of a second or more, during which a stopping signal found Python's
+    handlers gone: exit 143 without a word, the workers' semaphores left to the resource
+    tracker's warning)."""
+    if not _exit_code:
+        return
+    if "multiprocessing.util" in sys.modules:
+        sys.modules["multiprocessing.util"]._exit_function()
+    if "logging" in sys.modules:
+        sys.modules["logging"].shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a pipe closed, a stream closed
+            pass
+    os._exit(_exit_code[-1])
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:  # a required argument missing: a usage error, as argparse's own
-        print(f"ktr: error: {exc}", file=sys.stderr)
+        print(f"ktr: error: {shown(bounded(str(exc)))}", file=sys.stderr)
         return EXIT_USAGE
-    except KtrError as exc:
-        print(f"ktr: error: {shown(str(exc))}", file=sys.stderr)
+    except KtrError as exc:  # each error is said here, on one line of bounded length
+        print(f"ktr: error: {shown(bounded(str(exc)))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
@@ -136,8 +170,9 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 @contextmanager
-def _stopping() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`Stopped` meanwhile (in the main thread, unless ignored)."""
+def _stopping(lasting: bool = False) -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` meanwhile (in the main thread, unless ignored);
+    ``lasting``: after, they and Ctrl-C stop the process by :func:`_late` until it exits."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -148,9 +183,33 @@ def _stopping() -> Iterator[None]:
     try:
         yield
     finally:
+        if lasting and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _late)
         for s, handler in previous.items():
             if handler == signal.SIG_DFL:
-                signal.signal(s, handler)
+                signal.signal(s, _late if lasting else handler)
+
+
+def _late(signum: int, frame: FrameType | None) -> None:
+    """A stopping signal once the command is done (its output written), while the interpreter
+    waits for worker processes to exit: raising then would be a traceback of the interpreter's
+    own exit, and the default action left the workers' semaphores to the resource tracker's
+    warning, without a word. So the workers are stopped, one line says why, what multiprocessing
+    does at exit is done, and the process exits with 128 + the signal's number."""
+    for s in STOPPING:
+        signal.signal(s, signal.SIG_IGN)
+    from multiprocessing import util
+
+    from ktr.execution.processes import stop_children
+
+    stop_children()
+    try:
+        sys.stdout.flush()
+        print(f"ktr: {STOPPING[signum]}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # a terminal that hung up, a stream closed
+        pass
+    util._exit_function()  # type: ignore[attr-defined]  # its finalizers: the semaphores unlinked
+    os._exit(128 + signum)
 
 
 @contextmanager

@@ -14,6 +14,7 @@ loaded only when a text is new.
 from __future__ import annotations
 
 import importlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -83,14 +84,24 @@ def describe(spec: str) -> str:
     return f"{backend}@{version}" + (f":{Path(model).name or model}" if model else "")
 
 
+#: the vectors a process keeps in memory, the most recently used: 16,384 of 512 numbers are
+#: about 40 MB (kept all, they grew by about 2 KB per word of the corpus's vocabulary); the others
+#: are read back from the store as they are needed, the same numbers
+KEPT = 16_384
+
+
 class Cached:
     """An embedder (built by ``build`` when a text is new) whose vectors are kept per text: in
-    this process, and in ``store`` (on disk) for the next."""
+    this process (the :data:`KEPT` most recently used), and in ``store`` (on disk) for the next
+    and for the texts this process no longer holds. A vector the store could not take is held
+    in this process for as long as it runs (computed again, in another batch, it could differ
+    in its last digits)."""
 
     def __init__(self, spec: str, build: Callable[[], Embedder], store: VectorStore | None = None):
         self.name, self._build, self.store = spec, build, store
         self._inner: Embedder | None = None
-        self._vectors: dict[str, np.ndarray] = {}
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # held by the store too: least recent first
+        self._only: dict[str, np.ndarray] = {}  # not in the store
         self._key: str | None = None
 
     @property
@@ -110,19 +121,37 @@ class Cached:
 
     def vectors(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         """Each text's vector (a text repeated is looked up once)."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        found: dict[str, np.ndarray] = {}
+        missing = []
+        for text in dict.fromkeys(texts):
+            if (vector := self._vectors.get(text)) is not None:
+                self._vectors.move_to_end(text)
+                found[text] = vector
+            elif (vector := self._only.get(text)) is not None:
+                found[text] = vector
+            else:
+                missing.append(text)
         if missing and self.store is not None:
-            self._vectors.update(self.store.get(missing))
-            missing = [t for t in missing if t not in self._vectors]
+            stored = self.store.get(missing)
+            found.update(stored)
+            self._keep(stored, True)
+            missing = [t for t in missing if t not in stored]
         if missing:
             # as the store keeps them (float16), so that a run that computes a vector and one
             # that reads it back score alike
             computed = self.inner.embed(missing).astype(np.float16).astype(np.float32)
-            found = dict(zip(missing, computed))
-            self._vectors.update(found)
-            if self.store is not None:
-                self.store.put(found)
-        return self._vectors
+            new = dict(zip(missing, computed))
+            found.update(new)
+            self._keep(new, self.store is not None and self.store.put(new))
+        return found
+
+    def _keep(self, vectors: dict[str, np.ndarray], stored: bool) -> None:
+        if not stored:
+            self._only.update(vectors)
+            return
+        self._vectors.update(vectors)
+        while len(self._vectors) > KEPT:
+            self._vectors.popitem(last=False)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """A vector per text, a row each (the :class:`Embedder` protocol)."""
@@ -130,7 +159,7 @@ class Cached:
         return np.stack([vectors[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
 
     def __len__(self) -> int:
-        return len(self._vectors)
+        return len(self._vectors) + len(self._only)
 
 
 _built: dict[str, Cached] = {}
@@ -150,11 +179,20 @@ def get_embedder(spec: str, store: bool = True) -> Cached:
                 built: Embedder = cls(model) if model else cls()
             except ImportError as exc:
                 raise BackendUnavailable(f"the {backend} embedder needs {exc.name or 'a package'}: {hint}") from None
+            except Exception as exc:  # a model its library cannot load (not there, offline, damaged): one line
+                raise BackendUnavailable(f"embedder {spec}: the model cannot be loaded: {_first_line(exc)}") from None
             return built
 
         found = _built[spec] = Cached(spec, build)
         found.store = VectorStore.for_spec(found.key) if store else None  # one store per model, not per name
     return found
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of what an exception says, with its kind (a library's own exception, whose
+    cause chain says the same again: the hub's offline error under a missing snapshot)."""
+    message = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
 def normalized(vectors: Any) -> np.ndarray:

@@ -126,11 +126,11 @@ class VectorStore:
             return {}
         return found
 
-    def put(self, vectors: Mapping[str, np.ndarray]) -> None:
-        """Keep ``vectors``; a store that cannot be written is left alone."""
+    def put(self, vectors: Mapping[str, np.ndarray]) -> bool:
+        """Keep ``vectors``; whether they are kept (a store that cannot be written is left alone)."""
         db = self._connection()
         if db is None or not vectors:
-            return
+            return False
         rows = [(text, np.asarray(v, dtype=np.float16).tobytes()) for text, v in vectors.items()]
         dimensions = len(rows[0][1]) // 2
         try:
@@ -142,11 +142,13 @@ class VectorStore:
                     db.execute("INSERT INTO dimensions VALUES (?)", (dimensions,))
                     self._dimensions = dimensions
                 elif dimensions != self._dimensions:
-                    return
+                    return False
                 self._bound(db)
                 db.executemany("INSERT OR REPLACE INTO vectors (text, vector) VALUES (?, ?)", rows)
         except sqlite3.Error:
             self._broken = True
+            return False
+        return True
 
     def _bound(self, db: sqlite3.Connection) -> None:
         """The oldest quarter of the vectors dropped when the file has reached :data:`MAX_BYTES`

@@ -28,6 +28,7 @@ from typing import Any, cast
 
 from ktr.errors import KtrError
 from ktr.execution.options import Engine, Execution
+from ktr.execution.processes import blocked
 from ktr.execution.ranges import Range, read_range
 from ktr.execution.shards import Manifest, write_shard
 from ktr.execution.unit import Analysed, Scored, Stretch, Unit, fewer_gc_pauses
@@ -89,13 +90,18 @@ def connect(engine: Engine) -> Iterator[Any]:
             yield client
         return
     try:
-        cluster = LocalCluster(
-            n_workers=engine.workers or DEFAULT_WORKERS,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address="127.0.0.1:0",  # the dashboard has no authentication: this machine only
-            silence_logs=logging.CRITICAL,
-        )
+        # started with Ctrl-C and hangups held back: the cluster's thread, the worker processes it
+        # spawns and multiprocessing's resource tracker keep them blocked and leave them to this
+        # process, which closes the cluster (a hangup to the process group killed the tracker
+        # and the workers under the cluster's feet: a dozen tracebacks)
+        with blocked():
+            cluster = LocalCluster(
+                n_workers=engine.workers or DEFAULT_WORKERS,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # the dashboard has no authentication: this machine only
+                silence_logs=logging.CRITICAL,
+            )
     except (RuntimeError, OSError, TimeoutError) as exc:
         raise KtrError(
             f"could not start a local Dask cluster ({type(exc).__name__}: {exc}); a script that "
@@ -231,7 +237,7 @@ def run_dask(unit: Unit, items: Iterator[Stretch | Range | Analysed], run: Execu
         with _interruptible() as check, connect(engine) as client, _progress(engine, run.plan) as bar:
             plugin = start_units(client, cast(Callable[[], Any], run.factory), engine)
             try:
-                for results, extra, lines in _in_order(client, plugin, items, task, manifest, unit.unpack):
+                for results, extra, lines in _in_order(client, plugin, items, task, manifest, (unit.unpack, run.check)):
                     check()
                     if run.merge is not None and run.side is not None:
                         run.merge(extra)
@@ -253,10 +259,12 @@ def _in_order(
     items: Iterator[Stretch | Range | Analysed],
     task: Task,
     manifest: Manifest | None,
-    unpack: Callable[[Any], Scored],
+    reading: tuple[Callable[[Any], Scored], Callable[[Any, Any], str | None] | None],
 ) -> Iterator[tuple[Scored, Any, int]]:
     """(results, side, lines) of every item in order: from the cluster, or read back from the
-    shard of an earlier run that finished it (scored again if that shard cannot be read)."""
+    shard of an earlier run that finished it (scored again if that shard cannot be read);
+    ``reading``: how results are unpacked, and how a side read back is checked."""
+    unpack, check = reading
     window = WINDOW * max(1, sum(client.nthreads().values()))
     before = manifest.done if manifest is not None else {}  # finished by an earlier run
     futures: dict[Any, int] = {}
@@ -291,7 +299,7 @@ def _in_order(
                     results = unpack(packed)
                 else:  # finished by an earlier run: there is a manifest
                     item = kept.pop(following)
-                    found = cast(Manifest, manifest).load(following, unpack)
+                    found = cast(Manifest, manifest).load(following, unpack, check)
                     if found is None:  # its shard named in a warning: scored again
                         submit(following, item)
                         break

@@ -12,6 +12,11 @@ from ktr.errors import ConfigError
 ENGINES = ("local", "dask")
 
 
+#: the most worker processes a local Dask cluster is started with: each holds its own tables (a
+#: few hundred MB); ``--workers 1e20`` built the cluster's description until memory ran out
+MOST_WORKERS = 256
+
+
 @dataclass(frozen=True)
 class Engine:
     """Where the stretches run. ``local``: this process and, with ``jobs``, worker processes of
@@ -42,6 +47,8 @@ class Engine:
             isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1
         ):
             raise ConfigError(f"workers must be a whole number of at least 1, got {self.workers!r}")
+        if self.workers is not None and self.workers > MOST_WORKERS:
+            raise ConfigError(f"workers must be at most {MOST_WORKERS}, got {self.workers}")
         if self.scheduler and self.workers:
             raise ConfigError(
                 "workers are started for a run only without a scheduler: "
@@ -63,7 +70,8 @@ class Execution:
     line's counts only), the ``engine``, the local worker ``processes``, the ``factory`` that
     builds a worker's own unit of work (picklable), the ``plan`` a shard manifest records of the
     run, and ``side``, computed from every stretch where it is scored and handed to ``merge``
-    here, in line order (ktr sums BLEU's and chrF's statistics this way)."""
+    here, in line order (ktr sums BLEU's and chrF's statistics this way); ``check`` says what is
+    wrong with a side read back from a shard (``--resume``), given the results beside it, or None."""
 
     name: str = "source"
     outputs: Mapping[str, str] = field(default_factory=dict)
@@ -73,4 +81,5 @@ class Execution:
     factory: Callable[[], Any] | None = None
     plan: Any = None
     side: Callable[[Any], Any] | None = None
+    check: Callable[[Any, Any], str | None] | None = None
     merge: Callable[[Any], None] | None = None

@@ -111,7 +111,7 @@ class _WorkerProcess(SpawnProcess):
     ``exec``), so that Ctrl-C cannot reach it before :func:`_start_worker` ignores them."""
 
     def start(self) -> None:
-        with _blocked():
+        with blocked():
             super().start()
 
 
@@ -120,7 +120,7 @@ class _WorkerContext(SpawnContext):
 
 
 @contextmanager
-def _blocked() -> Iterator[None]:
+def blocked() -> Iterator[None]:
     """SIGINT and SIGHUP held back in this thread meanwhile (delivered after, if they came)."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENTS)
     try:
@@ -133,7 +133,7 @@ def worker_pool(workers: int, initializer: Callable[..., None], initargs: tuple[
     """``workers`` worker processes (spawned), each started with ``initializer(*initargs)`` once it
     has taken its signals (see the module docstring); :func:`stop_pool` or :func:`stop_children`
     stops them at once."""
-    with _blocked():  # multiprocessing's resource tracker, started here, keeps them blocked: a
+    with blocked():  # multiprocessing's resource tracker, started here, keeps them blocked: a
         # hangup of the terminal cannot kill it before this process is done with it
         pool = ProcessPoolExecutor(
             workers,

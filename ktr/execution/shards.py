@@ -115,16 +115,23 @@ def _cannot_write(folder: str, exc: OSError) -> InputError:
     return InputError(f"{folder}: cannot write the shards there ({exc.strerror or exc})")
 
 
-def _unpacked(data: bytes, index: int, unpack: Callable[[Any], Any]) -> tuple[Any, Any]:
-    """A shard's results unpacked, and its side; ValueError saying why it is no ktr shard."""
+def _unpacked(
+    data: bytes, index: int, unpack: Callable[[Any], Any], check: Callable[[Any, Any], str | None] | None = None
+) -> tuple[Any, Any]:
+    """A shard's results unpacked, and its side (believed only if ``check`` finds nothing wrong
+    with it); ValueError saying why it is no ktr shard."""
     try:
         packed, side = _parsed(data, index)
     except ValueError as exc:
         raise ValueError(f"not a ktr shard ({exc})") from None
     try:
-        return unpack(packed), side
+        results = unpack(packed)
     except Exception:  # whatever JSON holds that is no task's results
         raise ValueError("not a ktr shard (line 2: not the results of a task)") from None
+    problem = check(results, side) if check is not None else None
+    if problem:
+        raise ValueError(f"not a ktr shard (line 3: {problem})")
+    return results, side
 
 
 def _recorded(index: int, files: Any) -> tuple[tuple[Any, Any], bytes] | None:
@@ -248,10 +255,13 @@ class Manifest:
             raise _cannot_write(self.folder, exc) from None
         self.kept += 1
 
-    def load(self, index: int, unpack: Callable[[Any], Any]) -> tuple[Any, Any] | None:
+    def load(
+        self, index: int, unpack: Callable[[Any], Any], check: Callable[[Any, Any], str | None] | None = None
+    ) -> tuple[Any, Any] | None:
         """The results of a task an earlier run finished, read from its shard and unpacked with
         ``unpack``, and its side; None (and a warning naming the file) when a file of it is not
-        what the manifest recorded, or its results cannot be unpacked."""
+        what the manifest recorded, its results cannot be unpacked, or ``check`` finds something
+        wrong with its side (given the results)."""
         digests = self.done.pop(index)
         base = Path(self.folder) / shard_name(index)
         found: tuple[Any, Any] | None = None
@@ -262,7 +272,7 @@ class Manifest:
                 if hashlib.sha256(data).digest() != digests[32 * n : 32 * n + 32]:
                     raise ValueError("its checksum is not the manifest's")
                 if suffix == RESULTS:
-                    found = _unpacked(data, index, unpack)
+                    found = _unpacked(data, index, unpack, check)
             except (OSError, ValueError) as exc:
                 why = f"cannot be read ({exc.strerror or exc})" if isinstance(exc, OSError) else str(exc)
                 self.kept -= 1

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ktr.errors import LexiconError
+from ktr.errors import LexiconError, brief
 from ktr.korean.keywords import CLASSES, PREDICATE_CLASSES
 from ktr.resources import lexicons_dir
 from ktr.textio import read_whole
@@ -53,7 +53,7 @@ def split_columns(line: str, where: str, names: tuple[str, ...]) -> list[str] | 
     cols = text.split("\t")
     if len(cols) != len(names):
         raise LexiconError(
-            f"{where}: expected {len(names)} tab-separated columns ({', '.join(names)}), got {len(cols)}: {text!r}"
+            f"{where}: expected {len(names)} tab-separated columns ({', '.join(names)}), got {len(cols)}: {brief(text)}"
         )
     return cols
 

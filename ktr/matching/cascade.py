@@ -19,13 +19,20 @@ A word the source repeats shares its first occurrence's place (:func:`_set_aside
 A line whose keywords reach past ``max_chars`` characters, which the analyzer was handed in pieces,
 is matched in pieces too (:func:`match_in_pieces`), so that no matching is handed a problem of
 unbounded size either.
+
+Under a time limit on each line's work (:class:`ktr.deadline.Budget`), each line is matched and
+assigned within its time left, and the completing stages are given the lines together within the
+least time any of them has left, else line by line from where they were: a line that runs out is
+left without matches and marked in the budget (``expired``), and its caller reports it failed.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
+from ktr.deadline import Budget, TimedOut
 from ktr.matching.assignment import assign
 from ktr.matching.candidate import Candidate, Matches
 from ktr.matching.stage import Cascade, Matching, cascade
@@ -60,20 +67,57 @@ def match_lines(
     lines: Sequence[Line],
     matching: Matching | Sequence[str] = ("exact",),
     inflections: dict[str, tuple[str, ...]] | None = None,
+    budget: Budget | None = None,
 ) -> list[Matches]:
     """:func:`match_sentence` on several lines at once: each line matched and assigned, then the
     stages that complete the assignment (:meth:`ktr.matching.stage.Stage.complete`) given every
-    line together, so that they can look up what they need for all of them in one go."""
+    line together, so that they can look up what they need for all of them in one go. With a
+    ``budget``, each line's work within its time left (the module's docstring)."""
     if not isinstance(matching, Matching):
         matching = Matching(tuple(matching))
     steps = cascade(matching)
     views = [SentenceView(tokens, inflections, names) for _, tokens, names in lines]
+    if budget is not None:
+        return _limited(steps, lines, views, budget)
     found = [_assigned(steps, targets, v) for (targets, _, _), v in zip(lines, views)]
     if steps.completes:
         done = [(chosen, targets, v) for chosen, (targets, _, _), v in zip(found, lines, views)]
         for stage in steps.completes:
             stage.complete(done)
     return [Matches(chosen, v.refused) for chosen, v in zip(found, views)]
+
+
+def _limited(steps: Cascade, lines: Sequence[Line], views: list[SentenceView], budget: Budget) -> list[Matches]:
+    """:func:`match_lines` with each line's work within its time left (the module's docstring)."""
+    found: list[dict[int, Candidate]] = []
+    for i, ((targets, _, _), v) in enumerate(zip(lines, views)):
+        try:
+            found.append(budget.spend(i, partial(_assigned, steps, targets, v)))
+        except TimedOut:
+            found.append({})
+    done = [(i, (chosen, targets, v)) for i, (chosen, (targets, _, _), v) in enumerate(zip(found, lines, views))]
+    done = [(i, line) for i, line in done if not budget.ran_out(i)]
+    if steps.completes and done:
+        saved = [(dict(chosen), {k: list(r) for k, r in v.refused.items()}) for _, (chosen, _, v) in done]
+        try:
+            budget.together([i for i, _ in done], partial(_complete, steps, [line for _, line in done]))
+        except TimedOut:  # which line ran out is found one at a time, from where they were
+            for (i, line), (kept, refused) in zip(done, saved):
+                chosen, _, v = line
+                chosen.clear()
+                chosen.update(kept)
+                v.refused.clear()
+                v.refused.update(refused)
+                try:
+                    budget.spend(i, partial(_complete, steps, [line]))
+                except TimedOut:
+                    pass  # the line is marked in the budget
+    return [Matches({} if budget.ran_out(i) else chosen, v.refused) for i, (chosen, v) in enumerate(zip(found, views))]
+
+
+def _complete(steps: Cascade, lines: list[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
+    for stage in steps.completes:
+        stage.complete(lines)
 
 
 def _assigned(steps: Cascade, targets: Sequence[Targets], v: SentenceView) -> dict[int, Candidate]:

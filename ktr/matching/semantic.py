@@ -133,6 +133,15 @@ class SemanticStage(Stage):
         key = get_embedder(settings["embedder"]).key  # what determines its vectors (ktr.embeddings.identity)
         return {"sem": f"{key}/t{settings['semantic_threshold']:g}/v{VERSION}"}
 
+    def ready(self) -> None:
+        """The model and WordNet's index loaded now rather than when a line first needs them
+        (under a time limit on each line's work, so that no line is charged for them)."""
+        from ktr.embeddings.base import get_embedder
+
+        get_embedder(self.setting("embedder")).inner  # noqa: B018 (loads the model)
+        kin("word", "term", MAIN_SENSES)
+        is_lemma("pick up")
+
     def complete(self, lines: Sequence[tuple[dict[int, Candidate], Sequence[Targets], SentenceView]]) -> None:
         """Every line's keywords still missed against its free spans. The texts of all the lines
         are embedded together, each once, and kept: a word is embedded the first time it is seen."""

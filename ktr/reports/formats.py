@@ -48,7 +48,9 @@ def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -
     )
     failed = first["sentences_failed"]
     if failed:
-        lines.append(f"NOT SCORED: {failed} sentence(s) on which the analyzer failed (see the warnings)")
+        lines.append(
+            f"NOT SCORED: {failed} sentence(s) on which the analyzer failed or the time limit ran out (see the warnings)"
+        )
     lines.append(f"signature: {report.signature.short()}")
     if report.sacrebleu:
         for name, sig in report.sacrebleu.items():

@@ -127,7 +127,7 @@ def failed_note(variant: VariantRun) -> list[str]:
     """How many source lines the analyzer failed on, then the first of them with the reason."""
     if not variant.failed:
         return []
-    lines = [f"NOT SCORED: {len(variant.failed)} sentence(s) on which the analyzer failed:"]
+    lines = [f"NOT SCORED: {len(variant.failed)} sentence(s) on which the analyzer failed or the time limit ran out:"]
     lines += [f"line {n}: {shown(why)}" for n, why in variant.failed[:SHOWN_FAILED]]
     if len(variant.failed) > SHOWN_FAILED:
         lines.append(f"and {len(variant.failed) - SHOWN_FAILED} more (results.json lists all under failed_lines)")

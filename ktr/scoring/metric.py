@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ktr.config import Config
 from ktr.errors import InputWarning
+from ktr.execution.unit import Stretch
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.analyzers.process import build_analyzer
 from ktr.lexicon import Lexicon
@@ -35,7 +36,7 @@ from ktr.scoring.corpus import SystemResult, Totals
 from ktr.scoring.formula import Aggregation, Scores
 from ktr.scoring.layout import num
 from ktr.scoring.lines import checked
-from ktr.scoring.pipeline import Pipeline, output_warnings
+from ktr.scoring.pipeline import Pipeline
 from ktr.scoring.preflight import check
 from ktr.scoring.reference import ReferenceScores
 from ktr.scoring.sentences import KeywordResult, SentenceResult
@@ -241,10 +242,10 @@ class KTR:
         :mod:`warnings` (category InputWarning)."""
         sources, outputs, _ = checked(sources, {"hypotheses": hypotheses}, None, "sources")
         hypotheses = outputs["hypotheses"]
-        prepared = self.pipeline.prepare_analysed(self.pipeline.analyse(sources))
-        for message in prepared.with_outputs(output_warnings(hypotheses, "hypothesis")):
+        found, messages = self.pipeline.score_stretch(Stretch(0, sources, {"hypothesis": hypotheses}))
+        for message in messages:
             warnings.warn(message, InputWarning, stacklevel=3)
-        return self.pipeline.match_lines(prepared, hypotheses)
+        return found["hypothesis"]
 
     def statistics(self, lines: Iterable[SentenceResult]) -> Totals:
         """Lines' statistics summed, in line order."""

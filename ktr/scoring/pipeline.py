@@ -26,18 +26,20 @@ from itertools import count
 
 from ktr.config import Config
 from ktr.controls import cleaned_note, removed
+from ktr.deadline import Budget, TimedOut
 from ktr.english.tokens import capitalized_words, tokenize
 from ktr.execution.unit import Scored, Stretch, fewer_gc_pauses
 from ktr.korean.analyzers import Analyzer
-from ktr.korean.analyzers.process import build_analyzer
+from ktr.korean.analyzers.process import build_analyzer, effective_timeout
 from ktr.korean.guard import LineAnalysis, analyze_lines, stream_lines
 from ktr.korean.keywords import Keyword, extract, load_tagset, subject_mark
 from ktr.korean.normalize import Normalized, normalize_source
 from ktr.lexicon import Lexicon, load_lexicon
 from ktr.lexicon.format import Lookup
 from ktr.matching import timing
-from ktr.matching.cascade import match_in_pieces, match_lines
-from ktr.matching.stage import Matching, Stage, stage_class
+from ktr.matching.candidate import Matches
+from ktr.matching.cascade import Line, match_in_pieces, match_lines
+from ktr.matching.stage import Matching, Stage, cascade, stage_class
 from ktr.matching.targets import KeywordTargets, Targets, Unit
 from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
 from ktr.matching.transliteration import romanize
@@ -61,6 +63,9 @@ class Prepared:
     copied: list[frozenset[str]] = field(default_factory=list)
     warned: list[int] = field(default_factory=list)  # per warning: the line it names
     first_line: int = 1  # the number of the first line, in warnings
+    #: each line's time left under the config's limit, spent by its preparation and its matching
+    budget: Budget | None = None
+    name: str = "source"  # the source's, in warnings
 
     def with_outputs(self, notes: Sequence[tuple[int, str]]) -> list[str]:
         """The source's warnings and ``notes`` (:func:`output_warnings`), in line order (on one
@@ -135,6 +140,9 @@ class Pipeline:
                 self._inflections = self._inflection_table(stages)
         #: the settings of every matching stage, as one object
         self.matching = Matching.of(config.matching, config.options)
+        #: the seconds a line's keywords and matching may take (the analyzer's ``timeout``; 0: no limit)
+        self.limit = effective_timeout(config.analyzer, config.timeout)
+        self._ready = False  # what the stages load when first needed, loaded before a limit applies
         fills = {s.fills: self.tables[s.name] for s in stages if s.fills}
         units = {s.name: Unit(partial(s.lookup, table), s.targets) for s, table in self._joins}
         self._targets = KeywordTargets(self.lexicon, fills, self._reads, units)
@@ -217,8 +225,14 @@ class Pipeline:
         else the system's own name). Without ``details`` the results keep their counts but not
         their keywords' results."""
         first = stretch.first
-        prepared = self.prepare_analysed(analysed or self.analyse(stretch.sources), name, first + 1)
-        found = {system: self.match_lines(prepared, lines, first, details) for system, lines in stretch.systems.items()}
+        analysed = analysed or self.analyse(stretch.sources)
+        budget = self.limited(len(analysed))
+        prepared = self.prepare_analysed(analysed, name, first + 1, budget)
+        found = {
+            system: self.match_lines(prepared, lines, first, details, budget)
+            for system, lines in stretch.systems.items()
+        }
+        self.ran_out(prepared, found, stretch.systems, details)
         names = outputs or {}
         notes = [
             note
@@ -230,13 +244,59 @@ class Pipeline:
     pack = staticmethod(transport.pack)
     unpack = staticmethod(transport.unpack)
 
+    def limited(self, lines: int) -> Budget | None:
+        """Each line's time for its keywords and matching, or None without a limit; what the
+        stages load when first needed (a model, an index) loaded beforehand, outside any line's time."""
+        if not self.limit:
+            return None
+        if not self._ready:
+            for stage in cascade(self.matching).completes:
+                getattr(stage, "ready", lambda: None)()
+            self._ready = True
+        return Budget(self.limit, lines)
+
+    def ran_out(
+        self,
+        prepared: Prepared,
+        found: dict[str, list[SentenceResult]],
+        systems: Mapping[str, Sequence[str]],
+        details: bool = True,
+    ) -> list[str]:
+        """The lines of ``prepared`` that ran out of time (:attr:`Prepared.budget`) and are not
+        failed yet, failed in place: as a line the analyzer failed on, in ``prepared`` (for any
+        output matched later) and in ``found`` (each system's results of ``systems``' lines); a
+        warning for each naming it, in line order among the others. Returns the new warnings."""
+        budget = prepared.budget
+        expired = sorted(i for i in budget.expired if not prepared.failed[i]) if budget else []
+        if not expired:
+            return []
+        why = f"its keywords and matching took longer than timeout={self.limit:g}s"
+        first = prepared.first_line
+        for i in expired:
+            prepared.keywords[i], prepared.lookups[i], prepared.targets[i], prepared.missed[i] = [], [], [], []
+            prepared.counts[i] = line_counts((), 0, frozenset())
+            prepared.failed[i] = why
+            alone = Prepared([[]], [[]], [[]], [[]], [prepared.counts[i]], [why])
+            for system, results in found.items():
+                results[i] = self.match_lines(alone, [systems[system][i]], results[i].index, details)[0]
+        new = [(first + i, f"{prepared.name}:{first + i}: not scored, {why}") for i in expired]
+        notes = sorted([*zip(prepared.warned, prepared.warnings), *new], key=lambda note: note[0])
+        prepared.warned[:] = [n for n, _ in notes]
+        prepared.warnings[:] = [message for _, message in notes]
+        return [message for _, message in new]
+
     # -- the steps --------------------------------------------------------------------------
 
     def prepare_analysed(
-        self, analysed: Sequence[tuple[Normalized, LineAnalysis]], name: str = "source", first_line: int = 1
+        self,
+        analysed: Sequence[tuple[Normalized, LineAnalysis]],
+        name: str = "source",
+        first_line: int = 1,
+        budget: Budget | None = None,
     ) -> Prepared:
         """Keywords, look-ups and targets of analysed lines (:meth:`analyse`); warnings name
-        lines from ``first_line`` on."""
+        lines from ``first_line`` on. With a ``budget``, each line's within its time left (a line
+        that runs out is marked in it, with nothing looked up)."""
         clock = time.perf_counter() if timing.on() else None
         notes = [(n, norm.warning()) for n, (norm, _) in enumerate(analysed, first_line) if norm.removed]
         notes += [
@@ -247,39 +307,56 @@ class Pipeline:
         notes.sort(key=lambda note: note[0])
         messages = [f"{name}:{n}: {note}" for n, note in notes]
         keywords, lookups, targets, missed, counts = [], [], [], [], []
-        for norm, analysis in analysed:
-            kws, units = self._keywords(norm, analysis)
-            looked: list[Lookup | None] = []
-            wanted: list[Targets] = []
-            unmatched: list[KeywordResult] = []
-            weights: list[float | None] = []
-            if_matched: set[int] = set()
-            for i, k in enumerate(kws):
-                if i in units:  # a unit looked up as it was joined (an idiom's)
-                    found: Lookup | None = units[i]
-                    target = self._targets.targets(k, units[i])
-                    result, weight = self._unmatched(k, found, target)
-                else:
-                    found, target, result, weight = self._known_word(k)
-                if "roles" in self._reads and (role := subject_mark(norm.original, k)):
-                    target = replace(target, role=role)  # where the keyword is, not what it is
-                looked.append(found)
-                wanted.append(target)
-                unmatched.append(result)
-                weights.append(weight)
-                if result.counts is None:
-                    if_matched.add(i)  # no entry, but a number or a name may still transfer
+        nothing: tuple[list[Keyword], list[Lookup | None], list[Targets], list[KeywordResult], LineCounts]
+        nothing = ([], [], [], [], line_counts((), 0, frozenset()))
+        for i, (norm, analysis) in enumerate(analysed):
+            try:
+                line = budget.spend(i, partial(self._prepare_line, norm, analysis)) if budget else None
+            except TimedOut:
+                line = nothing
+            kws, looked, wanted, unmatched, counted = line or self._prepare_line(norm, analysis)
             keywords.append(kws)
             lookups.append(looked)
             targets.append(wanted)
             missed.append(unmatched)
-            counts.append(line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched), frozenset(if_matched)))
+            counts.append(counted)
         copied = [latin_words(norm.text) for norm, _ in analysed]
         failed = [a.failed for _, a in analysed]
         warned = [n for n, _ in notes]
         if clock is not None:
             timing.add("keywords and targets", time.perf_counter() - clock)
-        return Prepared(keywords, lookups, targets, missed, counts, failed, messages, copied, warned, first_line)
+        return Prepared(
+            keywords, lookups, targets, missed, counts, failed, messages, copied, warned, first_line, budget, name
+        )
+
+    def _prepare_line(
+        self, norm: Normalized, analysis: LineAnalysis
+    ) -> tuple[list[Keyword], list[Lookup | None], list[Targets], list[KeywordResult], LineCounts]:
+        """A line's keywords, their look-ups, targets and results as long as nothing matches
+        them, and what its statistics need besides the matches."""
+        kws, units = self._keywords(norm, analysis)
+        looked: list[Lookup | None] = []
+        wanted: list[Targets] = []
+        unmatched: list[KeywordResult] = []
+        weights: list[float | None] = []
+        if_matched: set[int] = set()
+        for i, k in enumerate(kws):
+            if i in units:  # a unit looked up as it was joined (an idiom's)
+                found: Lookup | None = units[i]
+                target = self._targets.targets(k, units[i])
+                result, weight = self._unmatched(k, found, target)
+            else:
+                found, target, result, weight = self._known_word(k)
+            if "roles" in self._reads and (role := subject_mark(norm.original, k)):
+                target = replace(target, role=role)  # where the keyword is, not what it is
+            looked.append(found)
+            wanted.append(target)
+            unmatched.append(result)
+            weights.append(weight)
+            if result.counts is None:
+                if_matched.add(i)  # no entry, but a number or a name may still transfer
+        counts = line_counts(tuple(weights), sum(not r.in_lexicon for r in unmatched), frozenset(if_matched))
+        return kws, looked, wanted, unmatched, counts
 
     def _known_word(self, k: Keyword) -> tuple[Lookup | None, Targets, KeywordResult, float | None]:
         """A keyword's look-up, targets, unmatched result and weight, worked out once per word
@@ -319,11 +396,17 @@ class Pipeline:
         return kws, units
 
     def match_lines(
-        self, prepared: Prepared, hypotheses: Sequence[str], first: int = 0, details: bool = True
+        self,
+        prepared: Prepared,
+        hypotheses: Sequence[str],
+        first: int = 0,
+        details: bool = True,
+        budget: Budget | None = None,
     ) -> list[SentenceResult]:
         """Per line, the keywords of ``prepared`` matched against the output line; sentence
         indexes count from ``first`` (a stretch of a longer corpus). Without ``details`` each
-        line's result keeps its counts but not its keywords' results."""
+        line's result keeps its counts but not its keywords' results. With a ``budget``, each
+        line's matching within its time left (a line that runs out is marked in it)."""
         clock = time.perf_counter() if timing.on() else None
         sentences = []
         failed = prepared.failed or [None] * len(hypotheses)
@@ -337,14 +420,13 @@ class Pipeline:
         piece = self.config.max_chars  # a line analysed in pieces is matched in pieces
         starts = [[k.start for k in kws] for kws in prepared.keywords]
         long = [bool(s) and max(s) >= piece for s in starts]
-        whole = iter(
-            match_lines(
-                [line for line, far in zip(lines, long, strict=True) if not far], self.matching, self._inflections
-            )
-        )
+        budget = budget or prepared.budget
+        near = [i for i, far in enumerate(long) if not far]
+        part = budget.of(near) if budget else None
+        whole = iter(match_lines([lines[i] for i in near], self.matching, self._inflections, part))
         matched = [
-            match_in_pieces(line, s, piece, self.matching, self._inflections) if far else next(whole)
-            for line, s, far in zip(lines, starts, long, strict=True)
+            self._in_pieces(i, line, s, budget) if far else next(whole)
+            for i, (line, s, far) in enumerate(zip(lines, starts, long, strict=True))
         ]
         if clock is not None:
             timing.add("matching", time.perf_counter() - clock)
@@ -373,3 +455,14 @@ class Pipeline:
         if clock is not None:
             timing.add("tracing and counts", time.perf_counter() - clock)
         return sentences
+
+    def _in_pieces(self, i: int, line: Line, starts: list[int], budget: Budget | None) -> Matches:
+        """The matches of line ``i``, whose keywords reach past ``max_chars``, matched in pieces
+        (:func:`~ktr.matching.cascade.match_in_pieces`), within its time left if there is a budget."""
+        work = partial(match_in_pieces, line, starts, self.config.max_chars, self.matching, self._inflections)
+        if budget is None:
+            return work()
+        try:
+            return budget.spend(i, work)
+        except TimedOut:
+            return Matches()

@@ -14,10 +14,12 @@ import logging
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
+
+from ktr.errors import brief
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
@@ -132,6 +134,54 @@ def stretch_statistics(
             "chrf": _metric_statistics("chrf", lines, refs, keep),
         }
     return out
+
+
+#: how many numbers a line's statistics hold (sacreBLEU's layout: BLEU's lengths of output and
+#: reference, then the n-grams matched and counted for n = 1..4; chrF's n-grams of the output, of
+#: the reference and matched, for character n = 1..6)
+WIDTHS = {"bleu": 10, "chrf": 18}
+
+
+def statistics_problem(found: Any, lines: Mapping[str, int]) -> str | None:
+    """Why ``found`` is not what :func:`stretch_statistics` gives for the systems of ``lines``
+    (each system's number of lines), or None: its shape, whole counts of the width sacreBLEU
+    gives, none negative, no more matched than counted, the sum of each line's where they are
+    kept. So that statistics read back from a shard (``--resume``) are believed only if scoring
+    could have given them."""
+    if not isinstance(found, dict) or set(found) != set(lines):
+        return "not the statistics of the task's systems"
+    for system, by_metric in found.items():
+        if not isinstance(by_metric, dict) or set(by_metric) != {"tokenized", "references", "bleu", "chrf"}:
+            return f"{brief(system)}: not a system's statistics"
+        count, refs = by_metric["tokenized"], by_metric["references"]
+        if not (_whole(count) and count <= lines[system] and _whole(refs) and refs >= 1):
+            return f"{brief(system)}: counts out of range"
+        for name, width in WIDTHS.items():
+            stats = by_metric[name]
+            if not (isinstance(stats, (list, tuple)) and len(stats) == 2):
+                return f"{brief(system)}: {name}: not statistics"
+            summed, each = stats
+            rows = [summed] if summed is not None else []
+            rows += list(each) if isinstance(each, (list, tuple)) else []
+            if (summed is None) != (lines[system] == 0) or (each is not None and len(rows) != 1 + lines[system]):
+                return f"{brief(system)}: {name}: not the statistics of {lines[system]} lines"
+            if not all(_line_statistics(name, row, width) for row in rows):
+                return f"{brief(system)}: {name}: statistics no sentence can have"
+            if each and [sum(column) for column in zip(*each)] != list(summed):
+                return f"{brief(system)}: {name}: the lines' statistics do not add up to their sum"
+    return None
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _line_statistics(name: str, row: Any, width: int) -> bool:
+    if not (isinstance(row, (list, tuple)) and len(row) == width and all(_whole(v) for v in row)):
+        return False
+    if name == "bleu":  # n-grams matched, then counted
+        return all(row[2 + n] <= row[6 + n] for n in range(4))
+    return all(row[i + 2] <= min(row[i], row[i + 1]) for i in range(0, width, 3))  # matched: in both
 
 
 def _metric_statistics(name: str, hypotheses: list[str], references: list[list[str]], keep: bool) -> MetricStatistics:

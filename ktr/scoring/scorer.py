@@ -28,7 +28,7 @@ from ktr.execution.engines import Engine, Execution, iter_stretches
 from ktr.execution.inputs import Inputs, blank, check_inputs
 from ktr.execution.jobs import resolve_jobs, split_jobs
 from ktr.execution.ranges import CheckedFile, IndexedFile, Range, check_file, ranges, task_lines
-from ktr.execution.unit import Stretch, fewer_gc_pauses, sliced, stretch_size
+from ktr.execution.unit import Scored, Stretch, fewer_gc_pauses, sliced, stretch_size
 from ktr.korean.analyzers import Analyzer
 from ktr.korean.keywords import Keyword
 from ktr.lexicon import Lexicon
@@ -37,7 +37,7 @@ from ktr.scoring.lines import checked
 from ktr.scoring.metric import KTR
 from ktr.scoring.pipeline import Pipeline, Prepared, output_warnings
 from ktr.scoring.preflight import check
-from ktr.scoring.reference import ReferenceScores, SystemStatistics, stretch_statistics
+from ktr.scoring.reference import WIDTHS, ReferenceScores, SystemStatistics, statistics_problem, stretch_statistics
 from ktr.scoring.resampling import Resampling
 from ktr.scoring.sentences import SentenceResult
 from ktr.scoring.signature import Signature
@@ -170,7 +170,10 @@ class Scorer:
         name lines from ``first_line`` on and also go out through :mod:`warnings` (category
         InputWarning)."""
         with fewer_gc_pauses():
-            prepared = self.pipeline.prepare_analysed(self.pipeline.analyse(sources), name, first_line)
+            analysed = self.pipeline.analyse(sources)
+            budget = self.pipeline.limited(len(analysed))  # each line's time, spent here and by its matching
+            prepared = self.pipeline.prepare_analysed(analysed, name, first_line, budget)
+            self.pipeline.ran_out(prepared, {}, {})
         for message in prepared.warnings:
             warnings.warn(message, InputWarning, stacklevel=2)
         return prepared
@@ -200,6 +203,10 @@ class Scorer:
                 warnings.warn(message, InputWarning, stacklevel=2)
         with fewer_gc_pauses():
             sentences = self.pipeline.match_lines(prepared, hypotheses)
+        # a line whose time ran out while this system was matched: failed here and for the
+        # systems matched after (those before have its results)
+        for message in self.pipeline.ran_out(prepared, {name: sentences}, {name: hypotheses}):
+            warnings.warn(message, InputWarning, stacklevel=2)
         return SystemResult(name, sentences, self.metric.averaging)
 
     def score(
@@ -352,7 +359,10 @@ class Scorer:
         metrics = ReferenceScores(keep=options.keeps_statistics) if with_references else None
         if metrics is not None:
             run = dataclasses.replace(
-                run, side=partial(_reference_statistics, options.keeps_statistics), merge=metrics.merge
+                run,
+                side=partial(_reference_statistics, options.keeps_statistics),
+                merge=metrics.merge,
+                check=partial(_statistics_problem, options.keeps_statistics),
             )
         kept: dict[str, list[SentenceResult]] = {name: [] for name in names}
         totals = {name: Totals(averaging) for name in names}
@@ -409,6 +419,17 @@ def _described(config: Config) -> Analyzer:
     described = AnalyzerProcess(config.analyzer, effective_timeout(config.analyzer, config.timeout) or 60)
     described.close()
     return described
+
+
+def _statistics_problem(keep: bool, results: Scored, side: Any) -> str | None:
+    """What is wrong with BLEU's and chrF's statistics read back from a shard beside ``results``
+    (:func:`~ktr.scoring.reference.statistics_problem`; each line's must be there if ``keep``)."""
+    found, _ = results
+    lines = {system: len(sentences) for system, sentences in found.items()}
+    problem = statistics_problem(side, lines)
+    if problem is None and keep and any(stats[name][1] is None for stats in side.values() for name in WIDTHS):
+        return "the statistics of each line are not there"
+    return problem
 
 
 def _reference_statistics(keep: bool, stretch: Stretch) -> dict[str, SystemStatistics]:

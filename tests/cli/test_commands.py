@@ -326,7 +326,11 @@ def test_run_exit_codes_and_output_folder(capsys, case, failing, tmp_path, monke
         tmp_path, long_src, long_hyp, "{analyzer: kiwi, timeout: 1, max_chars: 1000000, matching: [exact]}", name="slow"
     )
     code, out, err = ktr(capsys, "run", slow, "-q", "-o", tmp_path / "slow-out")
-    assert code == 3 and "NOT SCORED: 1 sentence(s) on which the analyzer failed:\n  line 2: kiwi gave no result" in out
+    assert (
+        code == 3
+        and "NOT SCORED: 1 sentence(s) on which the analyzer failed or the time limit ran out:\n  line 2: kiwi gave no result"
+        in out
+    )
     assert sorted(p.name for p in (tmp_path / "slow-out").iterdir()) == sorted(p.name for p in folder.iterdir())
 
 
@@ -514,7 +518,7 @@ def test_score_exits_3_when_a_line_is_not_scored(capsys, failing):
     code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
     assert code == 3
     assert err == f"ktr: warning: {src}:2: not scored, the analysis failed: kiwi gave no result within timeout=1s\n"
-    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed (see the warnings)" in out
+    assert "NOT SCORED: 1 sentence(s) on which the analyzer failed or the time limit ran out (see the warnings)" in out
     row = out.splitlines()[2].split()
     assert row[:2] == ["long", "1.0000"]  # the other two lines, both transferred
 

@@ -382,3 +382,90 @@ def test_shards_in_a_read_only_folder_are_one_line_errors(finished, tmp_path):
         assert_clean_error(proc)
         assert proc.stderr == f"ktr: error: {folder}: cannot write the shards there (Read-only file system)\n"
     assert sorted(p.name for p in readonly.iterdir()) == ["done"]
+
+
+# -- what the checksums cannot see: a shard rewritten with its manifest, a .tsv changed in place --
+
+
+def forged(folder: Path, task: int, change) -> None:
+    """Task ``task``'s results file rewritten by ``change`` (its three JSON lines in, out), and
+    the manifest forged to record the new file's size and SHA-256: what only the contents can
+    give away."""
+    path = results_file(folder, task)
+    data = ("".join(json.dumps(v) + "\n" for v in change(*map(json.loads, path.read_text().splitlines())))).encode()
+    path.write_bytes(data)
+    head, tasks = task_entries(folder)
+    for entry in tasks:
+        if entry["task"] == task:
+            entry["files"][path.name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (folder / MANIFEST).write_text(head + "\n" + "".join(json.dumps(t) + "\n" for t in tasks), encoding="utf-8")
+
+
+def test_a_tsv_changed_in_place_is_named_and_written_again(finished, tmp_path):
+    """A row's score changed, the file's size kept: its checksum gives it away."""
+    folder = finished.copy(tmp_path / "shards")
+    rows = folder / "part-0000003.tsv"
+    text = rows.read_text(encoding="utf-8")
+    at = text.index("\t0.")  # a score, one digit of it changed
+    rows.write_text(text[: at + 3] + ("1" if text[at + 3] != "1" else "2") + text[at + 4 :], encoding="utf-8")
+    assert rows.stat().st_size == (finished.pristine / rows.name).stat().st_size
+    resumed = finished.resume(folder)
+    assert warned(resumed) == [
+        f"ktr: warning: {rows}: its checksum is not the manifest's: task 3 is scored again",
+    ]
+    assert_whole(finished, folder, resumed)
+
+
+def test_a_shard_forged_with_its_manifest_is_refused_by_name_and_scored_again(finished, tmp_path):
+    """Task 2's results say a line transferred more keywords than it counts (its KTR past 1);
+    task 7's BLEU statistics say more 1-grams matched than the output has. Both are refused, and
+    scored again: the output is the uninterrupted run's (before, task 7's BLEU was summed in)."""
+    folder = finished.copy(tmp_path / "shards")
+
+    def more_than_counted(header, packed, side):
+        line = packed[1][0][1][0]  # the first system's first line: index, counted, transferred, ...
+        line[2] = line[1] + 5
+        return header, packed, side
+
+    def more_matched(header, packed, side):
+        for stats in side.values():
+            stats["bleu"][0][2] = stats["bleu"][0][6] + 1000
+        return header, packed, side
+
+    forged(folder, 2, more_than_counted)
+    forged(folder, 7, more_matched)
+    resumed = finished.resume(folder)
+    assert warned(resumed) == [
+        f"ktr: warning: {folder / 'part-0000002.jsonl'}: not a ktr shard (line 2: not the results of a task): "
+        "task 2 is scored again",
+        f"ktr: warning: {folder / 'part-0000007.jsonl'}: not a ktr shard (line 3: 'mt': bleu: statistics no "
+        "sentence can have): task 7 is scored again",
+    ]
+    assert_whole(finished, folder, resumed)
+
+
+def test_bleu_and_chrf_statistics_are_checked_for_what_they_can_be():
+    from ktr.scoring.reference import statistics_problem
+
+    side = stretch_statistics({"a": ["the cat sat .", "hi"]}, [["the cat sat .", "hello"]], keep=True)
+    assert statistics_problem(side, {"a": 2}) is None
+    assert statistics_problem(side, {"b": 2}) == "not the statistics of the task's systems"
+    assert statistics_problem(side, {"a": 3}) == "'a': bleu: not the statistics of 3 lines"
+    cases = [
+        (lambda s: s["a"]["bleu"][1][0].__setitem__(0, -1), "'a': bleu: statistics no sentence can have"),
+        (lambda s: s["a"]["chrf"][1][0].__setitem__(0, 1.5), "'a': chrf: statistics no sentence can have"),
+        (lambda s: s["a"]["chrf"][1][0].__setitem__(2, 10**6), "'a': chrf: statistics no sentence can have"),
+        (
+            lambda s: s["a"]["bleu"][0].__setitem__(0, 10**6),
+            "'a': bleu: the lines' statistics do not add up to their sum",
+        ),
+        (lambda s: s["a"]["chrf"][1].pop(), "'a': chrf: not the statistics of 2 lines"),
+        (lambda s: s["a"].__setitem__("tokenized", 3), "'a': counts out of range"),
+        (lambda s: s["a"].__setitem__("references", "1"), "'a': counts out of range"),
+        (lambda s: s["a"].pop("chrf"), "'a': not a system's statistics"),
+        (lambda s: s["a"].__setitem__("bleu", None), "'a': bleu: not statistics"),
+    ]
+    for change, why in cases:
+        copy = json.loads(json.dumps(side))
+        change(copy)
+        assert statistics_problem(copy, {"a": 2}) == why, why

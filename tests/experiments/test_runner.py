@@ -261,7 +261,7 @@ def test_lines_the_analyzer_fails_on_are_reported_and_exit_3(tmp_path):
         f"ktr: warning: {source}:2: not scored, the analysis failed: {overflow}\n"
         f"ktr: warning: {source}:4: not scored, the analysis failed: {slow}\n"
     )
-    note = "NOT SCORED: 2 sentence(s) on which the analyzer failed:"
+    note = "NOT SCORED: 2 sentence(s) on which the analyzer failed or the time limit ran out:"
     assert f"{note}\n  line 2: {overflow}\n  line 4: {slow}\n" in proc.stdout
     assert sorted(p.name for p in out.iterdir()) == FILES  # every report written
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))

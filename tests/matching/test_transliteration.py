@@ -175,6 +175,21 @@ def test_threshold_is_an_option(kiwi):
     assert "tl:1" in strict.signature.short()
 
 
+def test_a_short_sound_key_matches_exactly_whatever_the_threshold(kiwi):
+    """A sound key of fewer than three symbols (서울: SL) matches only the same key: one symbol
+    more or less is a third of it. A bound changed to two symbols made 서울 match "Salem" (SLM,
+    0.67) under a threshold of 0.6, and no test noticed."""
+    assert similarity(korean_key("서울"), english_key("salem")) == 0.0
+    assert similarity(korean_key("서울"), english_key("seoul")) == 1.0
+    assert similarity("KLN", "KLNT") == pytest.approx(0.75)  # three symbols: by the distance
+    src = ["서울에 갔다."]
+    loose = Scorer(Config(matching=("transliteration",), transliteration_threshold=0.6), analyzer=kiwi)
+    (seg,) = loose.score(src, ["He went to Salem."]).systems[0].sentences
+    assert (seg.keywords[0].keyword.lemma, seg.keywords[0].transferred) == ("서울", False)
+    (seg,) = loose.score(src, ["He went to Seoul."]).systems[0].sentences
+    assert (seg.keywords[0].keyword.lemma, seg.keywords[0].how) == ("서울", "transliteration")
+
+
 # names whose sound keys missed them, by kind, on both analyzers ----------------------------------
 
 NAMES = [

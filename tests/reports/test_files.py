@@ -235,5 +235,5 @@ def test_the_summary_names_the_lines_not_scored(tmp_path):
             pipeline=", timeout: 1, max_chars: 1000000",
         )
     lines = summary_text(failed).splitlines()
-    start = lines.index("NOT SCORED: 1 sentence(s) on which the analyzer failed:")
+    start = lines.index("NOT SCORED: 1 sentence(s) on which the analyzer failed or the time limit ran out:")
     assert lines[start + 1 :] == ["  line 2: kiwi gave no result within timeout=1s"]  # indented, and the end

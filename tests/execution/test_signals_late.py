@@ -1,0 +1,104 @@
+"""Stopping signals at the edges of a run (docs/input-handling.md, "Limits, signals and worker
+processes"): SIGTERM once ``--jobs 2`` has written its output, while the interpreter waits to
+exit, and SIGHUP to the process group of ``--engine dask``. Each is one line and the status
+128 + the signal's number, nothing else on standard error, no process left."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ktr.sample import paths as sample_paths
+from tests.conftest import ROOT
+from tests.execution.test_processes import assert_nothing_left
+
+pytestmark = pytest.mark.slow  # ktr in a subprocess, stopped
+
+#: ``ktr`` as the program, whose exit the interpreter holds for 3 s (a thread it waits for), as
+#: it waits for worker processes to exit: the half second in which a SIGTERM was silent
+HELD_AT_EXIT = """
+import sys, threading, time
+from ktr.cli import main
+sys.argv[0] = "ktr"
+code = main()
+threading.Thread(target=time.sleep, args=(3,)).start()
+sys.exit(code)
+"""
+
+
+def _default_signals() -> None:
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
+def start(tmp_path: Path, program: list[str], *args: str) -> tuple[subprocess.Popen[bytes], Path, Path]:
+    out, err = tmp_path / "out", tmp_path / "err"
+    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        run = subprocess.Popen(
+            [sys.executable, *program, *args],
+            cwd=ROOT,
+            stdout=stdout,
+            stderr=stderr,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+            start_new_session=True,
+            preexec_fn=_default_signals,
+        )
+    return run, out, err
+
+
+def wait_for(check, run: subprocess.Popen[bytes], seconds: float = 300) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert run.poll() is None and time.monotonic() < deadline, "the run ended or took too long"
+        time.sleep(0.05)
+
+
+def test_sigterm_once_the_output_is_written_is_one_line(tmp_path):
+    """Before: exit 143 without a word (Python's handlers were gone), and the resource tracker's
+    warning of the workers' leaked semaphores."""
+    p = sample_paths()
+    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
+    src.write_bytes(Path(p["source"]).read_bytes() * 50)
+    hyp.write_bytes(Path(p["fluent"]).read_bytes() * 50)
+    run, out, err = start(tmp_path, ["-c", HELD_AT_EXIT], "score", "-s", str(src), "-t", str(hyp), "--jobs", "2", "-q")
+    try:
+        wait_for(lambda: out.read_text(encoding="utf-8").count("\n") > 3 and "signature" in out.read_text(), run)
+        time.sleep(0.5)
+        os.killpg(run.pid, signal.SIGTERM)
+        assert run.wait(timeout=60) == 143
+        time.sleep(1)  # the resource tracker, had it anything to say
+        assert err.read_text(encoding="utf-8") == "ktr: terminated\n"
+        assert_nothing_left(run.pid)
+    finally:
+        if run.poll() is None:
+            run.kill()
+
+
+def test_sighup_to_the_group_of_a_dask_run_is_one_line(tmp_path):
+    """Before: a dozen tracebacks (the resource tracker killed, relaunched and unable to find the
+    workers' semaphores; the cluster's connections closed under it)."""
+    pytest.importorskip("distributed")
+    p = sample_paths()
+    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
+    src.write_bytes(Path(p["source"]).read_bytes() * 400)
+    hyp.write_bytes(Path(p["fluent"]).read_bytes() * 400)
+    run, _, err = start(tmp_path, ["-m", "ktr"], "score", "-s", str(src), "-t", str(hyp), "--engine", "dask", "-q")
+    try:
+        wait_for(lambda: "a local cluster" in err.read_text(encoding="utf-8"), run)
+        time.sleep(1.5)  # scoring on the cluster
+        assert run.poll() is None, "the run ended before it was stopped: give it more lines"
+        os.killpg(run.pid, signal.SIGHUP)
+        assert run.wait(timeout=120) == 129
+        time.sleep(1)
+        lines = err.read_text(encoding="utf-8").splitlines()
+        assert len(lines) == 2 and lines[0].startswith("ktr: dask: a local cluster") and lines[1] == "ktr: hung up"
+        assert_nothing_left(run.pid)
+    finally:
+        if run.poll() is None:
+            run.kill()

@@ -111,20 +111,29 @@ def as_tsv(report: Report) -> str:
 
 
 def estimates_text(report: Report) -> list[str]:
-    """The bootstrap table of ``ktr score --confidence/--paired-bs``: score, 95% CI and p per metric."""
+    """The table of ``ktr score --confidence/--paired-bs/--paired-ar``: score, 95% CI (unless
+    ``--paired-ar`` alone) and p per metric."""
     from ktr.reports.run_tables import Table, layout, metric_cells, metric_header
 
     estimates = report.estimates or {}
+    signature = report.signature
     paired = any(e.p_value is not None for found in estimates.values() for e in found)
-    header = ["system"] + [h for metric in estimates for h in metric_header(metric, True, paired)]
+    intervals = signature.resamples is not None
+    header = ["system"] + [h for metric in estimates for h in metric_header(metric, intervals, paired)]
     rows = []
     for i, s in enumerate(report.systems):
         row = [shown(s.name) + (" (baseline)" if paired and i == 0 else "")]
         for metric, found in estimates.items():
-            row += metric_cells(found[i], metric, True, paired)
+            row += metric_cells(found[i], metric, intervals, paired)
         rows.append(row)
-    signature = report.signature
-    note = f"95% confidence intervals from {signature.resamples} bootstrap resamples (seed {signature.seed})"
+    notes = []
+    if intervals:
+        notes.append(f"95% confidence intervals from {signature.resamples} bootstrap resamples (seed {signature.seed})")
     if paired:
-        note += f"; p: paired bootstrap test against {shown(report.systems[0].name)}, * where p < 0.05"
-    return [note, *layout(Table(header, rows))]
+        test = (
+            "paired bootstrap test"
+            if signature.trials is None
+            else f"paired approximate randomization test ({signature.trials} trials, seed {signature.seed})"
+        )
+        notes.append(f"p: {test} against {shown(report.systems[0].name)}, * where p < 0.05")
+    return ["; ".join(notes), *layout(Table(header, rows))]

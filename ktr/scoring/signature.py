@@ -26,9 +26,14 @@ class Signature:
     #: a bootstrap's resample count and seed, when the score comes with intervals
     resamples: int | None = None
     seed: int | None = None
+    #: the trials of an approximate randomization test (``--paired-ar``), when one was run
+    trials: int | None = None
 
     def _bootstrap(self) -> dict[str, str]:
-        return {} if self.resamples is None else {"bs": str(self.resamples), "seed": str(self.seed)}
+        """sacreBLEU's fields of a resampling, in its order: ``bs``, ``ar``, ``seed``."""
+        found = {"bs": self.resamples, "ar": self.trials}
+        fields = {k: str(v) for k, v in found.items() if v is not None}
+        return {**fields, "seed": str(self.seed)} if fields else {}
 
     def full(self) -> dict[str, Any]:
         return {

@@ -80,13 +80,13 @@ def test_latex_table(capsys, files, tmp_path):
         (["-b", "--confidence"], "-b prints the scores alone: not with --confidence"),
         (
             ["-f", "md", "--sentences"],
-            "-f md is the systems table alone: --explain, --sentences, --confidence and "
-            "--paired-bs go with -f text or -f json",
+            "-f md is the systems table alone: --explain, --sentences, --confidence, "
+            "--paired-bs and --paired-ar go with -f text or -f json",
         ),
         (
             ["-f", "latex", "--confidence"],
-            "-f latex is the systems table alone: --explain, --sentences, --confidence "
-            "and --paired-bs go with -f text or -f json",
+            "-f latex is the systems table alone: --explain, --sentences, --confidence, "
+            "--paired-bs and --paired-ar go with -f text or -f json",
         ),
         (["-w", "2", "-f", "tsv"], "-w sets the decimals of the tables and -b: -f tsv writes every digit"),
         (["-w", "11"], "-w: decimals from 0 to 10, got 11"),

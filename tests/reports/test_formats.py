@@ -190,11 +190,11 @@ def test_every_signature_field(report, lexicon):
         "aggregation": "macro",
         "no_keywords": "exclude",
         "missing_in_lexicon": "miss",
-        "f": "b0.5/tr4",  # F's beta and the tracing rules' version
+        "f": "b0.5/tr5",  # F's beta and the tracing rules' version
     }
     assert report.signature.short() == (
         f"ktr:{__version__}|ana:kiwi@{analyzer_version}|lex:{lexicon}@{content[:10]}|cls:{','.join(DEFAULT_CLASSES)}"
-        "|match:exact,inflection|avg:macro|nokw:exclude|oov:miss|f:b0.5/tr4"
+        "|match:exact,inflection|avg:macro|nokw:exclude|oov:miss|f:b0.5/tr5"
     )
 
 
@@ -344,7 +344,7 @@ def test_missing_in_lexicon_policy_through_the_scorer(lexicon, kiwi, policy, cou
     summary = report.systems[0].summary()
     assert (summary["keywords"], summary["keywords_counted"], summary["transferred"]) == (7, counted, 5)
     assert summary["keywords_not_in_lexicon"] == 1 and summary["ktr"] == pytest.approx(ktr)
-    assert report.signature.short().endswith(f"|oov:{policy}|f:b0.5/tr4")
+    assert report.signature.short().endswith(f"|oov:{policy}|f:b0.5/tr5")
 
 
 @pytest.mark.parametrize(
@@ -373,7 +373,7 @@ def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
     report = Scorer(config(lexicon, f_beta=2.0), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
     system = report.systems[0]
     assert system.sentences[2].figures(system.averaging).f == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
-    assert system.summary()["f_beta"] == 2.0 and report.signature.short().endswith("|f:b2/tr4")
+    assert system.summary()["f_beta"] == 2.0 and report.signature.short().endswith("|f:b2/tr5")
 
 
 def test_headline_f_leads_the_table(lexicon, kiwi):

@@ -75,6 +75,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
     p.add_argument(
+        "--full-signature",
+        action="store_true",
+        help="the text output's signature in full, not its brief form (-f json has both)",
+    )
+    p.add_argument(
         "--headline",
         choices=("ktr", "f"),
         help="the score the table leads with: ktr, or f (KTR and precision); default: the config's",
@@ -162,6 +167,11 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError("--paired-bs and --paired-ar are two tests of the same question: choose one")
     resampling = [o for o, on in (("--confidence", args.confidence), ("--paired-bs", args.paired_bs)) if on]
     resampling += ["--paired-ar"] if args.paired_ar else []
+    if args.full_signature and (args.format != "text" or args.score_only):
+        raise UsageError(
+            "--full-signature is the text table's: "
+            + ("-b prints the scores alone" if args.score_only else f"-f {args.format} has the signature in full")
+        )
     if args.score_only:
         other = [o for o, on in (("--explain", args.explain), ("--sentences", args.sentences)) if on] + resampling
         if args.format != "text" or other:
@@ -275,7 +285,9 @@ def run(args: argparse.Namespace) -> int:
 
         systems = {n: list(f) for n, f in inputs.systems.items()}
         sys.stdout.write(as_explain(report, list(inputs.source), systems, signature=False))
-        sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
+        sys.stdout.write(
+            as_text(report, sentences=args.sentences, decimals=args.width, full_signature=args.full_signature)
+        )
     elif args.format == "json":  # --explain: each keyword's detail is the sentences'
         extra = {"engine": engine_field(engine)} if engine.distributed else None  # and where it ran
         sys.stdout.write(as_json(report, sentences=args.sentences or args.explain, extra=extra) + "\n")
@@ -288,7 +300,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "latex":
         sys.stdout.write(as_latex(report, args.width))
     else:
-        sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
+        sys.stdout.write(
+            as_text(report, sentences=args.sentences, decimals=args.width, full_signature=args.full_signature)
+        )
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 

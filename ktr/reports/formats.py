@@ -26,30 +26,41 @@ def as_json(report: Report, sentences: bool = False, extra: dict[str, Any] | Non
     return json.dumps({**report.to_dict(sentences=sentences), **(extra or {})}, ensure_ascii=False, indent=2)
 
 
-def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -> str:
-    """The systems table (its 0-1 scores to ``decimals`` places), the note, the signatures, the
-    intervals if any, and with ``sentences`` the TSV of :func:`as_tsv`."""
+#: the columns of the systems table that count (keywords, words, sentences): the text format
+#: lays them out in a second table under the scores, so that each fits a terminal of 100 columns
+COUNT_COLUMNS = ("keywords", "transferred", "added", "no-entry", "no-kw sents")
+#: the width the text format's notes are wrapped to (at spaces)
+TEXT_WIDTH = 100
+
+
+def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS, full_signature: bool = False) -> str:
+    """The systems table (its 0-1 scores to ``decimals`` places) as two tables, the scores and the
+    counts, then the note, the signatures (ktr's brief one, or with ``full_signature`` its short
+    form in full), the intervals if any, and with ``sentences`` each sentence's row."""
     header, body = table(report, decimals)
-    rows = [header, *body]
-    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]  # Hangul takes two columns
+    counts = [i for i, h in enumerate(header) if h in COUNT_COLUMNS]
+    scores = [i for i in range(len(header)) if i not in counts]
     lines = []
-    for n, row in enumerate(rows):
-        cells = [padded(row[0], widths[0])] + [padded(c, w, right=True) for c, w in zip(row[1:], widths[1:])]
-        lines.append("  ".join(cells))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    for part in (scores, [0, *counts]):
+        lines += aligned([[row[i] for i in part] for row in (header, *body)])
+        lines.append("")
     agg = report.signature.aggregation
     first = report.systems[0].summary()  # the sentences themselves may not have been kept
-    lines.append("")
-    lines.append(
-        f"KTR = {_AGGREGATIONS[agg]} ({agg}); prec = content words of the output traced to the "
-        f"source; F = F-beta of KTR and prec (beta {report.systems[0].beta:g}); "
-        f"{first['sentences']} sentences"
+    lines += packed(
+        [
+            f"KTR = {_AGGREGATIONS[agg]} ({agg})",
+            "prec = content words of the output traced to the source",
+            f"F = F-beta of KTR and prec (beta {report.systems[0].beta:g})",
+            f"{first['sentences']} sentences",
+        ]
     )
     failed = first["sentences_failed"]
     if failed:
         lines.append(f"NOT SCORED: {failed} sentence(s) on which the analyzer failed (see the warnings)")
-    lines.append(f"signature: {report.signature.short()}")
+    if full_signature:
+        lines.append(f"signature: {report.signature.short()}")
+    else:
+        lines.append(f"signature: {report.signature.brief()} (in full: --full-signature)")
     if report.sacrebleu:
         for name, sig in report.sacrebleu.items():
             lines.append(f"sacrebleu {name}: {sig}")
@@ -58,6 +69,31 @@ def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -
     if sentences:
         lines += ["", *sentences_text(report)]
     return "\n".join(lines) + "\n"
+
+
+def packed(clauses: list[str], width: int = TEXT_WIDTH) -> list[str]:
+    """Clauses joined by "; " into lines of at most ``width`` columns, a clause never split (one
+    longer than ``width`` stands alone)."""
+    lines: list[str] = []
+    for clause in clauses:
+        if lines and columns(lines[-1]) + 2 + columns(clause) <= width:
+            lines[-1] += "; " + clause
+        else:
+            lines.append(clause)
+    return lines
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """A text table: the first row the header, ruled under; the first column left-aligned, the
+    others right-aligned, in terminal columns (Hangul takes two)."""
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [padded(row[0], widths[0])] + [padded(c, w, right=True) for c, w in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines
 
 
 #: the columns of ``--sentences`` in the text format: (header, the sentence row's field), numbers

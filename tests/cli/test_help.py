@@ -103,6 +103,7 @@ def test_the_defaults_are_those_the_help_states():
                 "confidence",
                 "paired_bs",
                 "paired_ar",
+                "full_signature",
                 "resume",
                 "score_only",
             )

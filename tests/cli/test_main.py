@@ -45,7 +45,7 @@ def stable(doc):
     """The golden comparison leaves out version strings, which change with upgrades."""
     doc = dict(doc)
     sig = doc.pop("signature")
-    assert set(sig) == {"short", "full"}
+    assert set(sig) == {"short", "full", "brief"}
     assert doc.pop("sacrebleu")["bleu"].startswith("nrefs:1|")
     return doc
 

@@ -101,3 +101,29 @@ def test_options_a_format_would_drop_are_usage_errors(capsys, files, options, me
 def test_format_has_help():
     text = " ".join(help_text("score").split())
     assert "-f {text,json,tsv,md,latex}, --format {text,json,tsv,md,latex} text: the systems table for people;" in text
+
+
+def test_the_samples_text_output_fits_100_columns_and_json_keeps_the_full_signature(capsys):
+    # issue 40: the table was 125 columns and the signature line 547 characters
+    code, out, _ = ktr(capsys, "score", "--sample")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
+    brief = next(line for line in out.splitlines() if line.startswith("signature: "))
+    code, out, _ = ktr(capsys, "score", "--sample", "--full-signature")
+    full = next(line for line in out.splitlines() if line.startswith("signature: "))
+    code, out, _ = ktr(capsys, "score", "--sample", "-f", "json")
+    signature = json.loads(out)["signature"]
+    assert brief == f"signature: {signature['brief']} (in full: --full-signature)"
+    assert full == f"signature: {signature['short']}" and len(full) > 400
+    assert signature["full"]["matching"][:2] == ["exact", "inflection"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["-f", "json"], "--full-signature is the text table's: -f json has the signature in full"),
+        (["-b"], "--full-signature is the text table's: -b prints the scores alone"),
+    ],
+)
+def test_full_signature_outside_the_text_table_is_a_usage_error(capsys, options, message):
+    code, out, err = ktr(capsys, "score", "--sample", "--full-signature", *options)
+    assert (code, out, err) == (2, "", f"ktr: error: {message}\n")

@@ -119,7 +119,7 @@ def test_an_english_source_alone_still_only_warns(capsys, files):
 
 def test_paired_ar_prints_p_values_and_its_signature(capsys, files):
     src, hyp, ref, cfg = files
-    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, ref, "-c", cfg, "--paired-ar")
+    code, out, err = ktr(capsys, "score", "-s", src, "-t", hyp, ref, "-c", cfg, "--paired-ar", "--full-signature")
     assert code == 0 and err == ""
     note = "p: paired approximate randomization test (10000 trials, seed 12345) against out, * where p < 0.05"
     assert note in out.splitlines()
@@ -144,7 +144,8 @@ def test_paired_ar_json_is_seeded_and_finds_no_difference_in_a_system_against_it
 
 def test_paired_ar_with_confidence_adds_the_bootstraps_intervals(capsys, files):
     src, hyp, ref, cfg = files
-    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, ref, "-c", cfg, "--paired-ar", "--confidence")
+    options = ["--paired-ar", "--confidence", "--full-signature"]
+    code, out, _ = ktr(capsys, "score", "-s", src, "-t", hyp, ref, "-c", cfg, *options)
     assert code == 0 and "|bs:1000|ar:10000|seed:12345\n" in out
     assert (
         "95% confidence intervals from 1000 bootstrap resamples (seed 12345); p: paired approximate "

@@ -24,6 +24,7 @@ import pytest
 
 from ktr import Config, Scorer, __version__
 from ktr.config import DEFAULT_CLASSES
+from ktr.controls import columns
 from ktr.reports.explain import as_explain
 from ktr.reports.formats import as_json, as_text, as_tsv, sentences_text
 from ktr.scoring.formula import Aggregation
@@ -245,23 +246,9 @@ def test_every_tsv_column_by_hand_and_against_the_json(report):
 
 
 def test_text_table_of_the_hand_worked_case(report):
+    # the scores, then the counts: two tables, each within a terminal of 100 columns
     lines = as_text(report).splitlines()
-    assert lines[0].split() == [
-        "system",
-        "KTR",
-        "F",
-        "micro",
-        "weighted",
-        "prec",
-        "keywords",
-        "transferred",
-        "added",
-        "no-entry",
-        "no-kw",
-        "sents",
-        "BLEU",
-        "chrF",
-    ]
+    assert lines[0].split() == ["system", "KTR", "F", "micro", "weighted", "prec", "BLEU", "chrF"]
     assert lines[2].split() == [
         "out",
         f"{MACRO:.4f}",
@@ -269,21 +256,36 @@ def test_text_table_of_the_hand_worked_case(report):
         f"{MICRO:.4f}",
         f"{MACRO:.4f}",
         f"{8 / 9:.4f}",
-        "7",
-        "5",
-        "1",
-        "1",
-        "1",
         "-",
         "-",
     ]
-    assert lines[4] == (
-        "KTR = mean of sentence scores (macro); prec = content words of the output traced to the "
-        "source; F = F-beta of KTR and prec (beta 0.5); 4 sentences"
-    )
-    assert lines[5] == f"signature: {report.signature.short()}" and len(lines) == 6
+    assert lines[3] == ""
+    assert lines[4].split() == ["system", "keywords", "transferred", "added", "no-entry", "no-kw", "sents"]
+    assert lines[6].split() == ["out", "7", "5", "1", "1", "1"]
+    assert lines[7:9] == [
+        "",
+        "KTR = mean of sentence scores (macro); prec = content words of the output traced to the source",
+    ]
+    assert lines[9] == "F = F-beta of KTR and prec (beta 0.5); 4 sentences"
+    assert lines[10] == f"signature: {report.signature.brief()} (in full: --full-signature)" and len(lines) == 11
+    assert as_text(report, full_signature=True).splitlines()[10] == f"signature: {report.signature.short()}"
     with_rows = as_text(report, sentences=True)
     assert with_rows.endswith("\n\n" + "\n".join(sentences_text(report)) + "\n")  # a blank line, then the rows
+
+
+def test_the_brief_signature_names_the_short_form_by_its_digest(report):
+    import dataclasses
+
+    signature = report.signature
+    digest = hashlib.sha256(signature.short().encode()).hexdigest()[:10]
+    assert (
+        signature.brief()
+        == f"ktr:{signature.ktr_version}|ana:kiwi|lex:{signature.lexicon_hash[:10]}|avg:macro|sig:{digest}"
+    )
+    # any part of the short form changes it: here the stages, which the brief form does not show
+    other = dataclasses.replace(signature, matching=("exact",))
+    assert other.brief() != signature.brief() and other.brief().split("|")[:4] == signature.brief().split("|")[:4]
+    assert report.to_dict()["signature"]["brief"] == signature.brief()
 
 
 def test_explain_rows_in_full(report):
@@ -365,7 +367,7 @@ def test_aggregation_picks_the_headline(lexicon, kiwi, aggregation, ktr, precisi
         "micro": "transferred / keywords",
         "weighted": "mean of class-weighted sentence scores",
     }
-    assert f"KTR = {names[aggregation]} ({aggregation});" in as_text(report)
+    assert f"KTR = {names[aggregation]} ({aggregation})" in as_text(report)
 
 
 def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
@@ -406,7 +408,11 @@ def test_bleu_and_chrf_with_a_reference(lexicon, kiwi):
 
 def test_the_json_signature_has_its_short_and_full_forms(report):
     doc = report.to_dict()
-    assert doc["signature"] == {"short": report.signature.short(), "full": report.signature.full()}
+    assert doc["signature"] == {
+        "short": report.signature.short(),
+        "full": report.signature.full(),
+        "brief": report.signature.brief(),
+    }
     assert "segments" not in doc["systems"][0]  # per-sentence detail only when asked
 
 
@@ -648,5 +654,9 @@ def test_the_sample_table_is_the_one_the_readme_shows(kiwi):
         references=[read_lines(files["reference"])],
     )
     lines = as_text(report).splitlines()
-    assert lines[:7] == shown[:7]
-    assert [line.split(":", 1)[0] for line in lines[7:]] == ["signature", "sacrebleu bleu", "sacrebleu chrf"]
+    table = next(i for i, line in enumerate(lines) if line.startswith("signature: "))
+    assert table == 14 and lines[:table] == shown[:table]
+    assert [line.split(":", 1)[0] for line in lines[table:]] == ["signature", "sacrebleu bleu", "sacrebleu chrf"]
+    assert [line.split(":", 1)[0] for line in shown[table:]] == ["signature", "sacrebleu bleu", "sacrebleu chrf"]
+    # issue 40: the table was 125 columns and the signature 547 characters; all fits in 100 now
+    assert max(columns(line) for line in lines) <= 100 and max(columns(line) for line in shown) <= 100

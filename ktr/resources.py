@@ -1,5 +1,5 @@
 """Files shipped with ktr: tag tables and configs (``configs/``), lexicons (``lexicons/``),
-the embedded sample (``ktr/sample/``).
+the embedded sample (``ktr/sample/``), the ``evaluate`` metric module (``ktr/hf/``).
 
 In a source checkout (or an editable install) they are read where they stand; a wheel installs
 ``configs/`` and ``lexicons/`` as the packages ``ktr.configs`` and ``ktr.lexicons``
@@ -35,3 +35,9 @@ def lexicons_dir() -> Path:
 
 def sample_dir() -> Path:
     return _PACKAGE / "sample"
+
+
+def evaluate_metric() -> Path:
+    """The Hugging Face ``evaluate`` metric module shipped with ktr, for ``evaluate.load(str(path))``
+    (:mod:`ktr.hf.ktr_metric`; needs the ``evaluate`` extra)."""
+    return _PACKAGE / "hf" / "ktr_metric.py"

@@ -22,8 +22,13 @@ SHARED = ROOT.parent / "shared" / "data"
 SUITE_CACHE = "KTR_TEST_CACHE_DIR"
 
 _analyzers: dict[tuple[str, int], object] = {}
-#: KTR_CACHE_DIR as it was before the suite set it
+#: KTR_CACHE_DIR (and the Hugging Face caches) as they were before the suite set them
 _before: dict[str, str | None] = {}
+
+
+#: Hugging Face evaluate's and datasets' caches of modules and metric data (``evaluate.load`` copies
+#: a metric module there): the run's own folders too, never the user's ``~/.cache/huggingface``
+HF_CACHES = ("HF_MODULES_CACHE", "HF_METRICS_CACHE", "HF_EVALUATE_CACHE")
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own configure, which makes the base temporary folder
@@ -31,10 +36,15 @@ def pytest_configure(config):
     """ktr's cache (``$KTR_CACHE_DIR``, by default ``~/.cache/ktr``) is the run's own folder, set
     before any test is collected, so every test and every ``ktr`` a test starts (they inherit the
     environment) reads and writes there and never in the user's cache. Tests that need an empty
-    cache still point ``KTR_CACHE_DIR`` at a ``tmp_path`` of their own."""
+    cache still point ``KTR_CACHE_DIR`` at a ``tmp_path`` of their own. So are the Hugging Face
+    caches of :data:`HF_CACHES`, unless the caller set them."""
     folder = os.environ.get(SUITE_CACHE) or str(suite_base(config) / "ktr-cache")
     _before["KTR_CACHE_DIR"] = os.environ.get("KTR_CACHE_DIR")
     os.environ["KTR_CACHE_DIR"] = str(Path(folder).resolve())
+    for name in HF_CACHES:
+        if name not in os.environ:
+            _before[name] = None
+            os.environ[name] = str((suite_base(config) / "hf" / name.lower()).resolve())
 
 
 def suite_base(config) -> Path:
@@ -47,12 +57,13 @@ def suite_base(config) -> Path:
 
 def pytest_unconfigure(config):
     """The environment as it was (for a caller that runs pytest in its own process)."""
-    if "KTR_CACHE_DIR" in _before:
-        before = _before.pop("KTR_CACHE_DIR")
-        if before is None:
-            os.environ.pop("KTR_CACHE_DIR", None)
-        else:
-            os.environ["KTR_CACHE_DIR"] = before
+    for name in ("KTR_CACHE_DIR", *HF_CACHES):
+        if name in _before:
+            before = _before.pop(name)
+            if before is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = before
 
 
 def analyzer(name: str):

@@ -39,6 +39,7 @@ RANKS = {
     "experiments": 7,
     "reports": 8,
     "cli": 9,
+    "hf": 9,  # the evaluate metric module: the metric, as the command line uses it
     "__main__": 10,  # python -m ktr: the command, on top of everything
 }
 

@@ -23,7 +23,14 @@ from ktr.cli.common import (
 from ktr.controls import shown
 from ktr.errors import KtrError, UsageError
 from ktr.matching import timing
-from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, check_resamples, check_seed
+from ktr.scoring.resampling import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    MAX_RESAMPLES,
+    check_resamples,
+    check_seed,
+)
 
 if TYPE_CHECKING:
     from ktr.execution.inputs import Inputs
@@ -68,6 +75,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--sentences", action="store_true", help="include per-sentence detail")
     p.add_argument(
+        "--full-signature",
+        action="store_true",
+        help="the text output's signature on one line, as it is, not wrapped at its fields to 100 columns",
+    )
+    p.add_argument(
         "--headline",
         choices=("ktr", "f"),
         help="the score the table leads with: ktr, or f (KTR and precision); default: the config's",
@@ -97,15 +109,27 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="paired bootstrap test of each system against the first (adds intervals)",
     )
     p.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization test of each system against the first (not with --paired-bs; "
+        "--confidence adds intervals)",
+    )
+    p.add_argument(
         "--bootstrap-resamples",
         type=int,
         metavar="N",
         help=f"resamples of --confidence or --paired-bs (at most {MAX_RESAMPLES}; default {DEFAULT_RESAMPLES})",
     )
     p.add_argument(
+        "--paired-ar-resamples",
+        type=int,
+        metavar="N",
+        help=f"trials of --paired-ar (at most {MAX_RESAMPLES}; default {DEFAULT_TRIALS})",
+    )
+    p.add_argument(
         "--seed",
         type=int,
-        help=f"random seed of the resampling of --confidence or --paired-bs (default {DEFAULT_SEED})",
+        help=f"random seed of --confidence, --paired-bs or --paired-ar (default {DEFAULT_SEED})",
     )
     p.add_argument(
         "-j",
@@ -128,22 +152,34 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 FORMATS = ("text", "json", "tsv", "md", "latex")
 #: decimals of a 0-1 score in the tables unless -w says otherwise (ktr.reports.paper_tables.DECIMALS)
 DECIMALS = 4
-#: the resampling's defaults, when --confidence or --paired-bs asks for one
+
+
+def _resampled(args: argparse.Namespace) -> bool:
+    """Whether the run resamples: intervals, or a paired test."""
+    return bool(args.confidence or args.paired_bs or args.paired_ar)
 
 
 def _check_options(args: argparse.Namespace) -> None:
     """Options that cannot go together, or that do nothing without another: a usage error each,
     before anything is read."""
     tables = args.format in ("md", "latex")
+    if args.paired_bs and args.paired_ar:
+        raise UsageError("--paired-bs and --paired-ar are two tests of the same question: choose one")
+    resampling = [o for o, on in (("--confidence", args.confidence), ("--paired-bs", args.paired_bs)) if on]
+    resampling += ["--paired-ar"] if args.paired_ar else []
+    if args.full_signature and (args.format != "text" or args.score_only):
+        raise UsageError(
+            "--full-signature is the text table's: "
+            + ("-b prints the scores alone" if args.score_only else f"-f {args.format} has the signature in full")
+        )
     if args.score_only:
-        other = [o for o, on in (("--explain", args.explain), ("--sentences", args.sentences)) if on]
-        other += [o for o, on in (("--confidence", args.confidence), ("--paired-bs", args.paired_bs)) if on]
+        other = [o for o, on in (("--explain", args.explain), ("--sentences", args.sentences)) if on] + resampling
         if args.format != "text" or other:
             raise UsageError(f"-b prints the scores alone: not with {other[0] if other else '-f ' + args.format}")
-    if tables and (args.explain or args.sentences or args.confidence or args.paired_bs):
+    if tables and (args.explain or args.sentences or resampling):
         raise UsageError(
-            f"-f {args.format} is the systems table alone: --explain, --sentences, --confidence and "
-            "--paired-bs go with -f text or -f json"
+            f"-f {args.format} is the systems table alone: --explain, --sentences, --confidence, "
+            "--paired-bs and --paired-ar go with -f text or -f json"
         )
     if args.width is not None:
         if args.format in ("json", "tsv"):
@@ -159,7 +195,7 @@ def _check_options(args: argparse.Namespace) -> None:
         )
     if args.sample and (args.src or args.hyp):
         raise UsageError("--sample scores the embedded sample: -s and -t go without it (-r may replace its reference)")
-    if not (args.confidence or args.paired_bs):
+    if not _resampled(args):
         given = [
             o for o, v in (("--bootstrap-resamples", args.bootstrap_resamples), ("--seed", args.seed)) if v is not None
         ]
@@ -167,8 +203,17 @@ def _check_options(args: argparse.Namespace) -> None:
             raise UsageError(
                 f"{' and '.join(given)} set the resampling of --confidence or --paired-bs: add one of them"
             )
+    elif args.bootstrap_resamples is not None and not (args.confidence or args.paired_bs):
+        raise UsageError(
+            "--bootstrap-resamples sets the bootstrap of --confidence or --paired-bs: --paired-ar's trials "
+            "are --paired-ar-resamples"
+        )
+    if args.paired_ar_resamples is not None and not args.paired_ar:
+        raise UsageError("--paired-ar-resamples sets the trials of --paired-ar: add it")
     if args.bootstrap_resamples is None:
         args.bootstrap_resamples = DEFAULT_RESAMPLES
+    if args.paired_ar_resamples is None:
+        args.paired_ar_resamples = DEFAULT_TRIALS
     if args.seed is None:
         args.seed = DEFAULT_SEED
 
@@ -216,7 +261,11 @@ def run(args: argparse.Namespace) -> int:
         scorer = Scorer(config_from(args), jobs=jobs, engine=engine)
     details = bool(args.explain or args.sentences or args.format == "tsv")  # per-sentence keywords shown
     bootstrap = None
-    if args.confidence or args.paired_bs:
+    if args.paired_ar:  # sacreBLEU's --paired-ar: p-values, and intervals only with --confidence
+        bootstrap = Resampling(
+            args.bootstrap_resamples, args.seed, paired=True, trials=args.paired_ar_resamples, intervals=args.confidence
+        )
+    elif args.confidence or args.paired_bs:
         bootstrap = Resampling(args.bootstrap_resamples, args.seed, paired=args.paired_bs)
     if args.profile:
         if jobs != 1 or engine.distributed:
@@ -236,7 +285,9 @@ def run(args: argparse.Namespace) -> int:
 
         systems = {n: list(f) for n, f in inputs.systems.items()}
         sys.stdout.write(as_explain(report, list(inputs.source), systems, signature=False))
-        sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
+        sys.stdout.write(
+            as_text(report, sentences=args.sentences, decimals=args.width, full_signature=args.full_signature)
+        )
     elif args.format == "json":  # --explain: each keyword's detail is the sentences'
         extra = {"engine": engine_field(engine)} if engine.distributed else None  # and where it ran
         sys.stdout.write(as_json(report, sentences=args.sentences or args.explain, extra=extra) + "\n")
@@ -249,7 +300,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "latex":
         sys.stdout.write(as_latex(report, args.width))
     else:
-        sys.stdout.write(as_text(report, sentences=args.sentences, decimals=args.width))
+        sys.stdout.write(
+            as_text(report, sentences=args.sentences, decimals=args.width, full_signature=args.full_signature)
+        )
     return EXIT_FAILED_LINES if report.systems[0].summary()["sentences_failed"] else EXIT_OK
 
 
@@ -337,11 +390,14 @@ def _table(args: argparse.Namespace) -> Inputs:
 
 
 def _check_bootstrap(args: argparse.Namespace, systems: int) -> None:
-    if not (args.confidence or args.paired_bs):
+    if not _resampled(args):
         return
     check_seed(args.seed, "--seed")
     if args.format == "tsv":
-        raise KtrError("--confidence and --paired-bs report corpus scores: use -f text or -f json")
-    if args.paired_bs and systems < 2:
-        raise KtrError("--paired-bs needs at least two systems (the first is the baseline)")
+        raise KtrError("--confidence, --paired-bs and --paired-ar report corpus scores: use -f text or -f json")
+    for test, on in (("--paired-bs", args.paired_bs), ("--paired-ar", args.paired_ar)):
+        if on and systems < 2:
+            raise KtrError(f"{test} needs at least two systems (the first is the baseline)")
     check_resamples(args.bootstrap_resamples, "--bootstrap-resamples")  # why at most: see MAX_RESAMPLES
+    if args.paired_ar:
+        check_resamples(args.paired_ar_resamples, "--paired-ar-resamples")

@@ -397,14 +397,16 @@ def _depth(synset: int) -> int:
     return 1 + min(map(_depth, above)) if above else 0
 
 
-def _up(synsets: tuple[int, ...], steps: int) -> set[int]:
-    """The synsets up to ``steps`` steps above ``synsets``."""
+@lru_cache(maxsize=262144)
+def _up(synsets: tuple[int, ...], steps: int) -> frozenset[int]:
+    """The synsets up to ``steps`` steps above ``synsets`` (remembered: the derivation table's
+    converses ask :func:`kin` of one word against each equivalent of its entry)."""
     found: set[int] = set()
     front = set(synsets)
     for _ in range(steps):
         front = {h for s in front for h in _synset(s).hypernyms}
         found |= front
-    return found
+    return frozenset(found)
 
 
 @lru_cache(maxsize=262144)
@@ -445,7 +447,9 @@ def kin(word: str, other: str, senses: int = MAIN_SENSES, pos: str = "") -> str:
         return "broader"
     parts_a = {p for s in a for p in _synset(s).parts}
     parts_b = {p for s in b for p in _synset(s).parts}
-    if not b.isdisjoint(parts_a | _up(tuple(parts_a), 1)) or not a.isdisjoint(parts_b | _up(tuple(parts_b), 1)):
+    if not b.isdisjoint(parts_a | _up(tuple(sorted(parts_a)), 1)) or not a.isdisjoint(
+        parts_b | _up(tuple(sorted(parts_b)), 1)
+    ):
         return "part"
     if any(not b.isdisjoint(_synset(s).entails) for s in a) or any(not a.isdisjoint(_synset(s).entails) for s in b):
         return "converse"

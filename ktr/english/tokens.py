@@ -4,7 +4,8 @@ Both go through :func:`tokenize`, so an equivalent such as ``department store`` 
 ``well-known`` becomes the token sequence it must match. Digit groups lose their thousands
 separators (``1,000`` → ``1000``); decimals keep their point (``12.3``); dotted abbreviations
 lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``). ``$``, ``€``, ``£``, ``¥``,
-``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent. Terminal
+``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent; ``o'clock`` is one
+word. Terminal
 escape sequences (a colour code, a window title: :data:`ktr.controls.ESCAPE`) are removed whole
 first, as the source's normalization removes them (:mod:`ktr.korean.normalize`); other control
 characters are no word characters, so they separate words as a space does.
@@ -19,7 +20,9 @@ from functools import lru_cache
 
 from ktr.controls import escape_spans, strip_escapes
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+#: a word: digits (with their separators), letters, or "o'clock", one word with its apostrophe (its
+#: "o" and "clock" are no words of their own: 3시 is "three o'clock")
+_TOKEN = re.compile(r"\bo['’]clock\b|\d+(?:[.,]\d+)*|[^\W\d_]+")
 _DOTTED = re.compile(r"\b(?:[^\W\d_]\.){2,}")  # U.S., U.N., e.g.
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 _DIGIT = re.compile(r"\d")

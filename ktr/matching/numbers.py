@@ -351,9 +351,13 @@ def _surface(run: Sequence[Keyword]) -> str:
 #: number's keyword
 COUNTERS = frozenset("명 개 마리 대 권 장 채 척 벌 켤레 그루 송이 살 세 번 회 차 위 호 일 시 분".split())
 #: the English nouns a counter stands for when a translation writes one after the number ("2명" →
-#: "two people", "30분" → "30 minutes"; 분 also counts persons, politely): such a noun is no word
+#: "two people", "30분" → "30 minutes", "3시" → "three o'clock"; 분 also counts persons, politely): such a noun is no word
 #: the translation adds (:mod:`ktr.matching.tracing`)
-COUNTED = {"명": ("people", "persons", "individuals"), "분": ("minute", "minutes", "people", "persons")}
+COUNTED = {
+    "명": ("people", "persons", "individuals"),
+    "분": ("minute", "minutes", "people", "persons"),
+    "시": ("o'clock", "o’clock"),  # 3시 "three o'clock"
+}
 
 
 def _suffix(morphemes: Sequence[Morpheme], k: int, end: int, value: Decimal | None) -> tuple[int, str]:

@@ -6,9 +6,10 @@ output that is not an English function word (:data:`ktr.english.tokens.FUNCTION_
 piece of a contraction (the ``t`` of "don't"); numbers and names count. A content word is
 **traced** when it lies in the span a keyword was matched on, by any stage (its equivalent as
 written or inflected, a WordNet synonym or derivation, an idiom or construction realization, a
-number by value, a name by sound; "people" after the number of 2명), or when the source itself
-writes it in Latin letters or digits (a name, acronym or number copied: "CNN", "Judy", the "3"
-of a list item "3. 아르기닌"). English light verbs (make, take, get, give, go, come, put, keep,
+number by value, a name by sound; "people" after the number of 2명, "o'clock" after that of 3시),
+or when the source itself writes it in Latin letters or digits (a name, acronym or number copied:
+"CNN", "Judy", the "3" of a list item "3. 아르기닌"), or when it is the English verb of a Korean
+light verb 하다 after its object ("playing" of 축구를 하고 있다: :data:`DOING_VERBS`). English light verbs (make, take, get, give, go, come, put, keep,
 let, in any form) count only when a keyword matched them. Every other content word is
 **added**: the source does not account for it.
 
@@ -27,11 +28,13 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ktr.english.tokens import FUNCTION_WORDS, tokenize
+from ktr.korean.analyzers.base import Morpheme
 
 #: the version of the tracing rules and of F (this module), in the signature beside β: bump it when
 #: they change (2: an output without content words has F = KTR; 3: digits the source writes trace;
-#: 4: the noun a number's counter stands for traces with the number)
-RULES = 4
+#: 4: the noun a number's counter stands for traces with the number; 5: "o'clock" is one word and
+#: traces with the hour, the verb of a light verb 하다 after its object traces)
+RULES = 5
 
 #: what the tokenizer leaves of a contraction or possessive after its apostrophe ("it's" → it, s)
 CONTRACTION_PIECES = frozenset({"s", "t", "d", "ll", "m", "re", "ve"})
@@ -47,6 +50,23 @@ given giving go goes went gone going come comes came coming put puts putting kee
 keeping let lets letting
 """.split()
 )
+
+
+#: English verbs that say a Korean light verb 하다 after its object, where the object decides the
+#: verb: 축구를 하다 "play soccer", 회담을 하다 "hold talks" (the verb of do, have, make, take and give
+#: is a function word or a light verb already). In a line whose source has such a 하다, these
+#: trace to it (:func:`light_verb_words`).
+DOING_VERBS = frozenset("play plays played playing hold holds held holding".split())
+
+
+def light_verb_words(morphemes: Sequence[Morpheme]) -> frozenset[str]:
+    """:data:`DOING_VERBS` when the source line has a light verb 하다 right after an object
+    (``을/를`` JKO then ``하`` VV, Sejong tags: the construction "명사 + 을 하다", whose 하다 is no
+    keyword), else nothing."""
+    for before, verb in zip(morphemes, morphemes[1:]):
+        if verb.form == "하" and verb.tag == "VV" and before.tag == "JKO":
+            return DOING_VERBS
+    return frozenset()
 
 
 class Trace(NamedTuple):

@@ -6,6 +6,7 @@ after a file whose name holds ``\\x1b`` shows it so); JSON escapes them as JSON 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ktr.controls import columns, padded, shown
@@ -26,32 +27,41 @@ def as_json(report: Report, sentences: bool = False, extra: dict[str, Any] | Non
     return json.dumps({**report.to_dict(sentences=sentences), **(extra or {})}, ensure_ascii=False, indent=2)
 
 
-def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -> str:
-    """The systems table (its 0-1 scores to ``decimals`` places), the note, the signatures, the
-    intervals if any, and with ``sentences`` the TSV of :func:`as_tsv`."""
+#: the columns of the systems table that count (keywords, words, sentences): the text format
+#: lays them out in a second table under the scores, so that each fits a terminal of 100 columns
+COUNT_COLUMNS = ("keywords", "transferred", "added", "no-entry", "no-kw sents")
+#: the width the text format's notes are wrapped to (at spaces)
+TEXT_WIDTH = 100
+
+
+def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS, full_signature: bool = False) -> str:
+    """The systems table (its 0-1 scores to ``decimals`` places) as two tables, the scores and the
+    counts, then the note, the signatures (ktr's brief one, or with ``full_signature`` its short
+    form in full), the intervals if any, and with ``sentences`` each sentence's row."""
     header, body = table(report, decimals)
-    rows = [header, *body]
-    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]  # Hangul takes two columns
+    counts = [i for i, h in enumerate(header) if h in COUNT_COLUMNS]
+    scores = [i for i in range(len(header)) if i not in counts]
     lines = []
-    for n, row in enumerate(rows):
-        cells = [padded(row[0], widths[0])] + [padded(c, w, right=True) for c, w in zip(row[1:], widths[1:])]
-        lines.append("  ".join(cells))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    for part in (scores, [0, *counts]):
+        lines += aligned([[row[i] for i in part] for row in (header, *body)])
+        lines.append("")
     agg = report.signature.aggregation
     first = report.systems[0].summary()  # the sentences themselves may not have been kept
-    lines.append("")
-    lines.append(
-        f"KTR = {_AGGREGATIONS[agg]} ({agg}); prec = content words of the output traced to the "
-        f"source; F = F-beta of KTR and prec (beta {report.systems[0].beta:g}); "
-        f"{first['sentences']} sentences"
+    lines += packed(
+        [
+            f"KTR = {_AGGREGATIONS[agg]} ({agg})",
+            "prec = content words of the output traced to the source",
+            f"F = F-beta of KTR and prec (beta {report.systems[0].beta:g})",
+            f"{first['sentences']} sentences",
+        ]
     )
     failed = first["sentences_failed"]
     if failed:
         lines.append(
             f"NOT SCORED: {failed} sentence(s) on which the analyzer failed or the time limit ran out (see the warnings)"
         )
-    lines.append(f"signature: {report.signature.short()}")
+    signature = f"signature: {report.signature.short()}"
+    lines += [signature] if full_signature else wrapped_fields(signature)
     if report.sacrebleu:
         for name, sig in report.sacrebleu.items():
             lines.append(f"sacrebleu {name}: {sig}")
@@ -60,6 +70,31 @@ def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS) -
     if sentences:
         lines += ["", *sentences_text(report)]
     return "\n".join(lines) + "\n"
+
+
+def packed(clauses: list[str], width: int = TEXT_WIDTH) -> list[str]:
+    """Clauses joined by "; " into lines of at most ``width`` columns, a clause never split (one
+    longer than ``width`` stands alone)."""
+    lines: list[str] = []
+    for clause in clauses:
+        if lines and columns(lines[-1]) + 2 + columns(clause) <= width:
+            lines[-1] += "; " + clause
+        else:
+            lines.append(clause)
+    return lines
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """A text table: the first row the header, ruled under; the first column left-aligned, the
+    others right-aligned, in terminal columns (Hangul takes two)."""
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [padded(row[0], widths[0])] + [padded(c, w, right=True) for c, w in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines
 
 
 #: the columns of ``--sentences`` in the text format: (header, the sentence row's field), numbers
@@ -113,20 +148,47 @@ def as_tsv(report: Report) -> str:
 
 
 def estimates_text(report: Report) -> list[str]:
-    """The bootstrap table of ``ktr score --confidence/--paired-bs``: score, 95% CI and p per metric."""
+    """The table of ``ktr score --confidence/--paired-bs/--paired-ar``: score, 95% CI (unless
+    ``--paired-ar`` alone) and p per metric."""
     from ktr.reports.run_tables import Table, layout, metric_cells, metric_header
 
     estimates = report.estimates or {}
+    signature = report.signature
     paired = any(e.p_value is not None for found in estimates.values() for e in found)
-    header = ["system"] + [h for metric in estimates for h in metric_header(metric, True, paired)]
+    intervals = signature.resamples is not None
+    header = ["system"] + [h for metric in estimates for h in metric_header(metric, intervals, paired)]
     rows = []
     for i, s in enumerate(report.systems):
         row = [shown(s.name) + (" (baseline)" if paired and i == 0 else "")]
         for metric, found in estimates.items():
-            row += metric_cells(found[i], metric, True, paired)
+            row += metric_cells(found[i], metric, intervals, paired)
         rows.append(row)
-    signature = report.signature
-    note = f"95% confidence intervals from {signature.resamples} bootstrap resamples (seed {signature.seed})"
+    notes = []
+    if intervals:
+        notes.append(f"95% confidence intervals from {signature.resamples} bootstrap resamples (seed {signature.seed})")
     if paired:
-        note += f"; p: paired bootstrap test against {shown(report.systems[0].name)}, * where p < 0.05"
-    return [note, *layout(Table(header, rows))]
+        test = (
+            "paired bootstrap test"
+            if signature.trials is None
+            else f"paired approximate randomization test ({signature.trials} trials, seed {signature.seed})"
+        )
+        notes.append(f"p: {test} against {shown(report.systems[0].name)}, * where p < 0.05")
+    return ["; ".join(notes), *layout(Table(header, rows))]
+
+
+#: the widest line of the text output's signature (a terminal of 100 columns)
+SIGNATURE_WIDTH = 100
+
+
+def wrapped_fields(line: str, width: int = SIGNATURE_WIDTH, indent: str = "  ") -> list[str]:
+    """A signature wrapped after a ``|`` between its fields (or a ``,`` inside a field too wide
+    for a line) so that no line is wider than ``width``, each line after the first indented by
+    ``indent``: the lines joined again without the indent are the signature."""
+    out: list[str] = []
+    current = ""
+    for piece in re.findall(r"[^|,]+[|,]?|[|,]", line):
+        if current.strip() and len(current) + len(piece) > width:
+            out.append(current)
+            current = indent
+        current += piece
+    return [*out, current]

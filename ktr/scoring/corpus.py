@@ -253,7 +253,11 @@ class Report:
                 d["segments"] = [seg.to_dict() for seg in s.sentences]
             systems.append(d)
         return {
-            "signature": {"short": self.signature.short(), "full": self.signature.full()},
+            "signature": {
+                "short": self.signature.short(),
+                "full": self.signature.full(),
+                "brief": self.signature.brief(),
+            },
             "sacrebleu": self.sacrebleu,
             "headline": self.headline,
             "systems": systems,

@@ -219,8 +219,9 @@ class KTR:
             no_keywords=c.no_keywords,
             missing_in_lexicon=c.missing_in_lexicon,
             extra=self._signature_extra(),
-            resamples=resampling.resamples if resampling else None,
+            resamples=resampling.resamples if resampling and resampling.intervals else None,
             seed=resampling.seed if resampling else None,
+            trials=resampling.trials if resampling else None,
         )
 
     def _signature_extra(self) -> dict[str, str]:

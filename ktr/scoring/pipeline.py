@@ -41,7 +41,7 @@ from ktr.matching.candidate import Matches
 from ktr.matching.cascade import Line, match_in_pieces, match_lines
 from ktr.matching.stage import Matching, Stage, cascade, stage_class
 from ktr.matching.targets import KeywordTargets, Targets, Unit
-from ktr.matching.tracing import NOTHING_TRACED, latin_words, trace, with_counted
+from ktr.matching.tracing import NOTHING_TRACED, latin_words, light_verb_words, trace, with_counted
 from ktr.matching.transliteration import romanize
 from ktr.scoring import transport
 from ktr.scoring.sentences import KeywordResult, LineCounts, SentenceResult, line_counts, sentence_result
@@ -59,7 +59,8 @@ class Prepared:
     failed: list[str | None] = field(default_factory=list)  # per line: why analysis failed, or None
     warnings: list[str] = field(default_factory=list)
     #: per line: the words the source writes in Latin letters (names, acronyms: "CNN", "Judy"),
-    #: which an output that copies them traces to the source
+    #: which an output that copies them traces to the source, and the English verbs of its light
+    #: verb 하다 after an object if it has one (:func:`ktr.matching.tracing.light_verb_words`)
     copied: list[frozenset[str]] = field(default_factory=list)
     warned: list[int] = field(default_factory=list)  # per warning: the line it names
     first_line: int = 1  # the number of the first line, in warnings
@@ -320,7 +321,7 @@ class Pipeline:
             targets.append(wanted)
             missed.append(unmatched)
             counts.append(counted)
-        copied = [latin_words(norm.text) for norm, _ in analysed]
+        copied = [latin_words(norm.text) | light_verb_words(a.morphemes) for norm, a in analysed]
         failed = [a.failed for _, a in analysed]
         warned = [n for n, _ in notes]
         if clock is not None:

@@ -1,8 +1,9 @@
 """The signature of a score: everything needed to reproduce it, in a full and a short form
-(sacreBLEU's practice). A metric derives its own (:meth:`ktr.scoring.metric.KTR.signature`)."""
+(sacreBLEU's practice), and a brief one for a terminal that names the short form by its digest. A metric derives its own (:meth:`ktr.scoring.metric.KTR.signature`)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +27,14 @@ class Signature:
     #: a bootstrap's resample count and seed, when the score comes with intervals
     resamples: int | None = None
     seed: int | None = None
+    #: the trials of an approximate randomization test (``--paired-ar``), when one was run
+    trials: int | None = None
 
     def _bootstrap(self) -> dict[str, str]:
-        return {} if self.resamples is None else {"bs": str(self.resamples), "seed": str(self.seed)}
+        """sacreBLEU's fields of a resampling, in its order: ``bs``, ``ar``, ``seed``."""
+        found = {"bs": self.resamples, "ar": self.trials}
+        fields = {k: str(v) for k, v in found.items() if v is not None}
+        return {**fields, "seed": str(self.seed)} if fields else {}
 
     def full(self) -> dict[str, Any]:
         return {
@@ -64,3 +70,15 @@ class Signature:
         ]
         parts += [f"{k}:{v}" for k, v in {**self.extra, **self._bootstrap()}.items()]
         return "|".join(parts)
+
+    def brief(self) -> str:
+        """One line that fits a terminal: ktr's version, the analyzer, the lexicons' content hash
+        and the averaging, then ``sig:``, the first 10 hex digits of the SHA-256 of the short form
+        (:meth:`short`), which stands for everything else: two scores with the same brief
+        signature were computed alike (the JSON gives it beside the short form, which ``ktr
+        score``'s text output prints wrapped at its fields)."""
+        digest = hashlib.sha256(self.short().encode("utf-8")).hexdigest()[:10]
+        return (
+            f"ktr:{self.ktr_version}|ana:{self.analyzer}|lex:{self.lexicon_hash[:10]}|avg:{self.aggregation}"
+            f"|sig:{digest}"
+        )

@@ -23,6 +23,13 @@ bootstrap draws at most :data:`~ktr.scoring.resampling.MAX_RESAMPLES` resamples 
   ``p = (#{shifted ≥ |observed difference|} + 1) / (B + 1)``. sacreBLEU counts ``>`` only,
   which makes two identical systems "significantly different" (p = 1/(B+1)); KTR on small
   test sets has many ties, so ties count here. Without ties the two agree.
+- Paired approximate randomization (sacreBLEU's ``--paired-ar``, after Riezler and Maxwell
+  2005): in each trial every line's outputs of the two systems are swapped with probability
+  1/2, which makes two pseudo-systems, and ``p = (#{|pseudo A - pseudo B| ≥ |observed
+  difference|} + 1) / (R + 1)`` over the R trials. The swaps are sacreBLEU's for the same seed
+  (``default_rng(seed).integers(2, size=(R, n), dtype=bool)``, drawn in chunks of whole 32 rows,
+  which draws the same bits) and the same for every system and metric; ties count, as above
+  (sacreBLEU counts ``>``, which makes a system significantly different from itself).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
@@ -43,7 +50,7 @@ from ktr.scoring.reference import (
     score_from_statistics,
     sentence_statistics,
 )
-from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling, check_resamples
+from ktr.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Resampling, check_resamples
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
@@ -51,10 +58,18 @@ if TYPE_CHECKING:
 _CHUNK_CELLS = 2_000_000  # resample rows are drawn in chunks of about this many indices
 
 
+_S = TypeVar("_S", bound="Statistic")
+
+
 class Statistic(Protocol):
     """Scores a corpus under resampling: one score per row of sentence counts (NaN: undefined)."""
 
     def scores(self, counts: np.ndarray) -> np.ndarray: ...
+
+    def joined(self: _S, other: _S) -> _S:
+        """The statistic of this one's lines followed by ``other``'s (an approximate randomization
+        test scores a pseudo-system as counts of 1 on the lines it takes from each)."""
+        ...
 
 
 @dataclass
@@ -69,6 +84,9 @@ class RatioStatistic:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, (counts @ self.num) / np.where(den > 0, den, 1), np.nan)
 
+    def joined(self, other: RatioStatistic) -> RatioStatistic:
+        return RatioStatistic(np.concatenate([self.num, other.num]), np.concatenate([self.den, other.den]))
+
 
 @dataclass
 class SumStatistic:
@@ -79,6 +97,9 @@ class SumStatistic:
 
     def scores(self, counts: np.ndarray) -> np.ndarray:
         return np.array([self.score(row) for row in counts @ self.stats], dtype=float)
+
+    def joined(self, other: SumStatistic) -> SumStatistic:
+        return SumStatistic(np.vstack([self.stats, other.stats]), self.score)
 
 
 @dataclass
@@ -95,6 +116,10 @@ class FormulaStatistic:
             scores({name: counts @ c for name, c in self.columns.items()}, self.averaging), self.figure
         )
         return found
+
+    def joined(self, other: FormulaStatistic) -> FormulaStatistic:
+        both = {name: np.concatenate([c, other.columns[name]]) for name, c in self.columns.items()}
+        return FormulaStatistic(both, self.averaging, self.figure)
 
 
 #: the figures of a system that a bootstrap resamples
@@ -188,6 +213,53 @@ def paired_p_value(baseline: np.ndarray, system: np.ndarray, observed: float) ->
     return float((np.sum(shifted >= abs(observed)) + 1) / (ok.sum() + 1))
 
 
+def randomization_masks(n: int, trials: int, seed: int) -> Iterator[np.ndarray]:
+    """The swaps of an approximate randomization test, a row per trial (True: the line's outputs
+    stay with their systems), in chunks; sacreBLEU's for the same seed: a chunk of whole 32 rows
+    draws the same bits as one draw of every row."""
+    rng = np.random.default_rng(seed)
+    rows = max(32, _CHUNK_CELLS // max(n, 1) // 32 * 32)
+    done = 0
+    while done < trials:
+        k = min(rows, trials - done)
+        yield rng.integers(2, size=(k, n), dtype=bool)
+        done += k
+
+
+def randomization(
+    pairs: Sequence[tuple[Statistic, Statistic]],
+    n: int,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    masks: Iterator[np.ndarray] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[np.ndarray]:
+    """``|pseudo A - pseudo B|`` of every pair (baseline, system) in each trial of an approximate
+    randomization test, all on the same swaps; ``masks`` replaces the random swaps (tests
+    enumerate all of them this way); ``progress`` is called with the trials done after each chunk."""
+    if masks is None:
+        check_resamples(trials, "trials")
+    joined = [a.joined(b) for a, b in pairs]
+    parts: list[list[np.ndarray]] = [[] for _ in pairs]
+    for keep in masks if masks is not None else randomization_masks(n, trials, seed):
+        first = np.hstack([keep, ~keep]).astype(float)  # the baseline's kept lines, the system's swapped ones
+        second = np.hstack([~keep, keep]).astype(float)
+        for out, stat in zip(parts, joined):
+            out.append(np.abs(stat.scores(first) - stat.scores(second)))
+        if progress:
+            progress(len(keep))
+    return [np.concatenate(p) if p else np.array([]) for p in parts]
+
+
+def randomization_p_value(differences: np.ndarray, observed: float) -> float | None:
+    """The approximate randomization test's p-value of the observed difference, from the trials'
+    differences (:func:`randomization`; trials where a pseudo-system has no score left out)."""
+    ok = np.isfinite(differences)
+    if not ok.any():
+        return None
+    return float((np.sum(differences[ok] >= abs(observed)) + 1) / (ok.sum() + 1))
+
+
 def estimates(scores: Sequence[float | None], samples: Sequence[np.ndarray], baseline: int | None) -> list[Estimate]:
     """Interval for every score and, when ``baseline`` is an index, p-values against it."""
     out = []
@@ -226,15 +298,48 @@ def bootstrap_estimates(
                 )
                 found[name].append(score)
                 statistics[name].append(statistic)
-            metric.n_bootstrap, metric.seed = resampling.resamples, resampling.seed
-            signatures[name] = str(metric.get_signature())
-    flat = [st for metric in statistics for st in statistics[metric]]
+            metric.n_bootstrap = resampling.resamples if resampling.intervals else None
+            metric.seed = resampling.seed
+            signature = metric.get_signature()
+            if resampling.trials is not None:
+                signature.update("ar", resampling.trials)
+            signatures[name] = str(signature)
     n = len(systems[0].lines())
+    if resampling.trials is not None:
+        return randomization_estimates(found, statistics, n, resampling), signatures
+    flat = [st for metric in statistics for st in statistics[metric]]
     drawn = iter(bootstrap(flat, n, resampling.resamples, resampling.seed))
     baseline = 0 if resampling.paired else None
     return {
         metric: estimates(found[metric], [next(drawn) for _ in statistics[metric]], baseline) for metric in statistics
     }, signatures
+
+
+def randomization_estimates(
+    found: dict[str, list[float | None]], statistics: dict[str, list[Statistic]], n: int, resampling: Resampling
+) -> dict[str, list[Estimate]]:
+    """Each metric's scores with the approximate randomization test's p-value of every system
+    against the first, and with the bootstrap's intervals when ``resampling.intervals``."""
+    assert resampling.trials is not None
+    intervals: dict[str, list[tuple[float, float] | None]] = {m: [None] * len(found[m]) for m in found}
+    if resampling.intervals:
+        flat = [st for metric in statistics for st in statistics[metric]]
+        drawn = iter(bootstrap(flat, n, resampling.resamples, resampling.seed))
+        intervals = {m: [confidence_interval(next(drawn)) for _ in statistics[m]] for m in statistics}
+    compared = [(m, i) for m in statistics for i in range(1, len(statistics[m]))]
+    differences = iter(
+        randomization(
+            [(statistics[m][0], statistics[m][i]) for m, i in compared], n, resampling.trials, resampling.seed
+        )
+    )
+    p_values: dict[tuple[str, int], float | None] = {}
+    for m, i in compared:
+        diffs, score, base = next(differences), found[m][i], found[m][0]
+        p_values[m, i] = None if score is None or base is None else randomization_p_value(diffs, score - base)
+    return {
+        m: [Estimate(score, intervals[m][i], p_values.get((m, i))) for i, score in enumerate(found[m])]
+        for m in statistics
+    }
 
 
 def bootstrap_report(

@@ -417,7 +417,7 @@ def test_sample_takes_another_reference(capsys, tmp_path):
     assert systems[1]["bleu"] == 100.0  # the literal output is its own reference
     code, _, err = ktr(capsys, "score", "--sample", "--confidence", "-f", "tsv")
     assert code == 1
-    error_is(err, "--confidence and --paired-bs report corpus scores: use -f text or -f json")
+    error_is(err, "--confidence, --paired-bs and --paired-ar report corpus scores: use -f text or -f json")
 
 
 def stdin_of(monkeypatch, data: bytes = b"", tty: bool = False):

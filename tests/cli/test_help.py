@@ -102,6 +102,8 @@ def test_the_defaults_are_those_the_help_states():
                 "profile",
                 "confidence",
                 "paired_bs",
+                "paired_ar",
+                "full_signature",
                 "resume",
                 "score_only",
             )

@@ -80,13 +80,13 @@ def test_latex_table(capsys, files, tmp_path):
         (["-b", "--confidence"], "-b prints the scores alone: not with --confidence"),
         (
             ["-f", "md", "--sentences"],
-            "-f md is the systems table alone: --explain, --sentences, --confidence and "
-            "--paired-bs go with -f text or -f json",
+            "-f md is the systems table alone: --explain, --sentences, --confidence, "
+            "--paired-bs and --paired-ar go with -f text or -f json",
         ),
         (
             ["-f", "latex", "--confidence"],
-            "-f latex is the systems table alone: --explain, --sentences, --confidence "
-            "and --paired-bs go with -f text or -f json",
+            "-f latex is the systems table alone: --explain, --sentences, --confidence, "
+            "--paired-bs and --paired-ar go with -f text or -f json",
         ),
         (["-w", "2", "-f", "tsv"], "-w sets the decimals of the tables and -b: -f tsv writes every digit"),
         (["-w", "11"], "-w: decimals from 0 to 10, got 11"),
@@ -101,3 +101,32 @@ def test_options_a_format_would_drop_are_usage_errors(capsys, files, options, me
 def test_format_has_help():
     text = " ".join(help_text("score").split())
     assert "-f {text,json,tsv,md,latex}, --format {text,json,tsv,md,latex} text: the systems table for people;" in text
+
+
+def test_the_samples_text_output_fits_100_columns_and_json_keeps_the_full_signature(capsys):
+    # issue 40: the table was 125 columns and the signature line 547 characters
+    code, out, _ = ktr(capsys, "score", "--sample")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("signature: "))
+    wrapped = [lines[at], *(line for line in lines[at + 1 :] if line.startswith("  "))]
+    assert len(wrapped) > 3  # the signature whole, wrapped at its fields
+    code, out, _ = ktr(capsys, "score", "--sample", "--full-signature")
+    full = next(line for line in out.splitlines() if line.startswith("signature: "))
+    code, out, _ = ktr(capsys, "score", "--sample", "-f", "json")
+    signature = json.loads(out)["signature"]
+    assert "".join(line.removeprefix("  ") for line in wrapped) == f"signature: {signature['short']}"
+    assert full == f"signature: {signature['short']}" and len(full) > 400
+    assert signature["full"]["matching"][:2] == ["exact", "inflection"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["-f", "json"], "--full-signature is the text table's: -f json has the signature in full"),
+        (["-b"], "--full-signature is the text table's: -b prints the scores alone"),
+    ],
+)
+def test_full_signature_outside_the_text_table_is_a_usage_error(capsys, options, message):
+    code, out, err = ktr(capsys, "score", "--sample", "--full-signature", *options)
+    assert (code, out, err) == (2, "", f"ktr: error: {message}\n")

@@ -24,8 +24,7 @@ def test_tokenize_folds_case_and_numbers():
         "1000",
         "rooms",
         "12.3",
-        "o",
-        "clock",
+        "o'clock",  # one word (issue 40: it was two added words)
         "well",
         "known",
     )

@@ -181,8 +181,30 @@ def test_tsv_table_and_explain_show_the_precision_side(files):
     )
     assert second["f"] == f"{1.25 * 0.5 / (0.25 * 0.5 + 1):.4f}"
     table = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "--headline", "f").stdout.splitlines()
-    assert table[0].split()[:3] == ["system", "F", "KTR"] and "prec" in table[0] and "added" in table[0]
+    assert table[0].split()[:3] == ["system", "F", "KTR"] and "prec" in table[0]
+    assert "added" in table[4]  # the counts' table, under the scores
     assert ktr("score", "-s", files / "src.ko", "-t", files / "out.en").stdout.split()[:3] == ["system", "KTR", "F"]
     explain = ktr("score", "-s", files / "src.ko", "-t", files / "out.en", "--explain").stdout
     assert "precision 0.33 (1 of 3 content words traced)" in explain
     assert "added (traced to no keyword): weather, lovely" in explain
+
+
+def test_oclock_is_one_word_traced_with_the_hour(scorer):
+    # issue 40: "o'clock" was two added words ("o", "clock"); it is one word, and what 시 says
+    assert tokenize("at three o'clock, at 3 O’clock") == ("at", "three", "o'clock", "at", "3", "o’clock")
+    seg = one(scorer, "회의는 3시에 시작한다.", "The meeting starts at three o'clock.")
+    assert (seg.transferred, seg.counted, seg.content, seg.traced, seg.added) == (3, 3, 4, 4, ())
+    apart = one(scorer, "회의는 3시에 시작한다.", "The o'clock meeting starts at three.")  # not after the number
+    assert [w for _, w in apart.added] == ["o'clock"]
+
+
+def test_the_verb_of_a_light_verb_after_its_object_is_traced(scorer):
+    # issue 40: 축구를 하고 있다 "are playing soccer": 하다 after its object is no keyword, and
+    # "playing" was added; it says that 하다, as "held" says 회담을 하다
+    seg = one(scorer, "아이들이 공원에서 축구를 하고 있다.", "The children are playing soccer in the park.")
+    assert (seg.score, seg.content, seg.traced, seg.added) == (1.0, 4, 4, ())
+    held = one(scorer, "두 정상은 회담을 했다.", "The two leaders held talks.")
+    assert (held.content, held.traced, held.added) == (4, 4, ())
+    # without such a 하다 in the source, the verb is added as before
+    seg = one(scorer, "아이들이 공원에서 축구를 좋아한다.", "The children are playing soccer in the park.")
+    assert [w for _, w in seg.added] == ["playing"]

@@ -24,8 +24,9 @@ import pytest
 
 from ktr import Config, Scorer, __version__
 from ktr.config import DEFAULT_CLASSES
+from ktr.controls import columns
 from ktr.reports.explain import as_explain
-from ktr.reports.formats import as_json, as_text, as_tsv, sentences_text
+from ktr.reports.formats import as_json, as_text, as_tsv, sentences_text, wrapped_fields
 from ktr.scoring.formula import Aggregation
 from ktr.scoring.scorer import RunOptions
 
@@ -190,11 +191,11 @@ def test_every_signature_field(report, lexicon):
         "aggregation": "macro",
         "no_keywords": "exclude",
         "missing_in_lexicon": "miss",
-        "f": "b0.5/tr4",  # F's beta and the tracing rules' version
+        "f": "b0.5/tr5",  # F's beta and the tracing rules' version
     }
     assert report.signature.short() == (
         f"ktr:{__version__}|ana:kiwi@{analyzer_version}|lex:{lexicon}@{content[:10]}|cls:{','.join(DEFAULT_CLASSES)}"
-        "|match:exact,inflection|avg:macro|nokw:exclude|oov:miss|f:b0.5/tr4"
+        "|match:exact,inflection|avg:macro|nokw:exclude|oov:miss|f:b0.5/tr5"
     )
 
 
@@ -245,23 +246,9 @@ def test_every_tsv_column_by_hand_and_against_the_json(report):
 
 
 def test_text_table_of_the_hand_worked_case(report):
+    # the scores, then the counts: two tables, each within a terminal of 100 columns
     lines = as_text(report).splitlines()
-    assert lines[0].split() == [
-        "system",
-        "KTR",
-        "F",
-        "micro",
-        "weighted",
-        "prec",
-        "keywords",
-        "transferred",
-        "added",
-        "no-entry",
-        "no-kw",
-        "sents",
-        "BLEU",
-        "chrF",
-    ]
+    assert lines[0].split() == ["system", "KTR", "F", "micro", "weighted", "prec", "BLEU", "chrF"]
     assert lines[2].split() == [
         "out",
         f"{MACRO:.4f}",
@@ -269,21 +256,36 @@ def test_text_table_of_the_hand_worked_case(report):
         f"{MICRO:.4f}",
         f"{MACRO:.4f}",
         f"{8 / 9:.4f}",
-        "7",
-        "5",
-        "1",
-        "1",
-        "1",
         "-",
         "-",
     ]
-    assert lines[4] == (
-        "KTR = mean of sentence scores (macro); prec = content words of the output traced to the "
-        "source; F = F-beta of KTR and prec (beta 0.5); 4 sentences"
-    )
-    assert lines[5] == f"signature: {report.signature.short()}" and len(lines) == 6
+    assert lines[3] == ""
+    assert lines[4].split() == ["system", "keywords", "transferred", "added", "no-entry", "no-kw", "sents"]
+    assert lines[6].split() == ["out", "7", "5", "1", "1", "1"]
+    assert lines[7:9] == [
+        "",
+        "KTR = mean of sentence scores (macro); prec = content words of the output traced to the source",
+    ]
+    assert lines[9] == "F = F-beta of KTR and prec (beta 0.5); 4 sentences"
+    assert lines[10:] == wrapped_fields(f"signature: {report.signature.short()}")
+    assert as_text(report, full_signature=True).splitlines()[10:] == [f"signature: {report.signature.short()}"]
     with_rows = as_text(report, sentences=True)
     assert with_rows.endswith("\n\n" + "\n".join(sentences_text(report)) + "\n")  # a blank line, then the rows
+
+
+def test_the_brief_signature_names_the_short_form_by_its_digest(report):
+    import dataclasses
+
+    signature = report.signature
+    digest = hashlib.sha256(signature.short().encode()).hexdigest()[:10]
+    assert (
+        signature.brief()
+        == f"ktr:{signature.ktr_version}|ana:kiwi|lex:{signature.lexicon_hash[:10]}|avg:macro|sig:{digest}"
+    )
+    # any part of the short form changes it: here the stages, which the brief form does not show
+    other = dataclasses.replace(signature, matching=("exact",))
+    assert other.brief() != signature.brief() and other.brief().split("|")[:4] == signature.brief().split("|")[:4]
+    assert report.to_dict()["signature"]["brief"] == signature.brief()
 
 
 def test_explain_rows_in_full(report):
@@ -344,7 +346,7 @@ def test_missing_in_lexicon_policy_through_the_scorer(lexicon, kiwi, policy, cou
     summary = report.systems[0].summary()
     assert (summary["keywords"], summary["keywords_counted"], summary["transferred"]) == (7, counted, 5)
     assert summary["keywords_not_in_lexicon"] == 1 and summary["ktr"] == pytest.approx(ktr)
-    assert report.signature.short().endswith(f"|oov:{policy}|f:b0.5/tr4")
+    assert report.signature.short().endswith(f"|oov:{policy}|f:b0.5/tr5")
 
 
 @pytest.mark.parametrize(
@@ -365,7 +367,7 @@ def test_aggregation_picks_the_headline(lexicon, kiwi, aggregation, ktr, precisi
         "micro": "transferred / keywords",
         "weighted": "mean of class-weighted sentence scores",
     }
-    assert f"KTR = {names[aggregation]} ({aggregation});" in as_text(report)
+    assert f"KTR = {names[aggregation]} ({aggregation})" in as_text(report)
 
 
 def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
@@ -373,7 +375,7 @@ def test_f_beta_weighs_precision_or_recall(lexicon, kiwi):
     report = Scorer(config(lexicon, f_beta=2.0), analyzer=kiwi).score(SOURCE, {"out": OUTPUT})
     system = report.systems[0]
     assert system.sentences[2].figures(system.averaging).f == pytest.approx(5 * 1 * 0.5 / (4 * 1 + 0.5))
-    assert system.summary()["f_beta"] == 2.0 and report.signature.short().endswith("|f:b2/tr4")
+    assert system.summary()["f_beta"] == 2.0 and report.signature.short().endswith("|f:b2/tr5")
 
 
 def test_headline_f_leads_the_table(lexicon, kiwi):
@@ -406,7 +408,11 @@ def test_bleu_and_chrf_with_a_reference(lexicon, kiwi):
 
 def test_the_json_signature_has_its_short_and_full_forms(report):
     doc = report.to_dict()
-    assert doc["signature"] == {"short": report.signature.short(), "full": report.signature.full()}
+    assert doc["signature"] == {
+        "short": report.signature.short(),
+        "full": report.signature.full(),
+        "brief": report.signature.brief(),
+    }
     assert "segments" not in doc["systems"][0]  # per-sentence detail only when asked
 
 
@@ -651,5 +657,18 @@ def test_the_sample_table_is_the_one_the_readme_shows(kiwi):
         references=[read_lines(files["reference"])],
     )
     lines = as_text(report).splitlines()
-    assert lines[:7] == shown[:7]
-    assert [line.split(":", 1)[0] for line in lines[7:]] == ["signature", "sacrebleu bleu", "sacrebleu chrf"]
+    table = next(i for i, line in enumerate(lines) if line.startswith("signature: "))
+    assert table == 14 and lines[:table] == shown[:table]
+    for printed in (lines, shown):  # the signature wrapped at its fields, then sacreBLEU's
+        heads = [line.split(":", 1)[0] for line in printed[table:] if not line.startswith("  ")]
+        assert heads == ["signature", "sacrebleu bleu", "sacrebleu chrf"]
+    # issue 40: the table was 125 columns and the signature 547 characters; all fits in 100 now
+    assert max(columns(line) for line in lines) <= 100 and max(columns(line) for line in shown) <= 100
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_a_wrapped_signature_is_the_signature_again(report, width):
+    line = f"signature: {report.signature.short()}"
+    wrapped = wrapped_fields(line, width)
+    assert "".join(w.removeprefix("  ") for w in wrapped) == line
+    assert len(wrapped) > 1 and all(len(w) <= width or "|" not in w.strip()[:-1] for w in wrapped)

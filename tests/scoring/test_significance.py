@@ -1,6 +1,6 @@
 """Bootstrap intervals and paired tests: checked by enumerating every resample of tiny cases,
 against the corpus scoring of the resampled sentences and the scores worked out directly, and
-against sacreBLEU's --paired-bs on the sample."""
+against sacreBLEU's --paired-bs and --paired-ar on the sample."""
 
 import dataclasses
 import itertools
@@ -17,6 +17,9 @@ from ktr.scoring.significance import (
     bootstrap,
     confidence_interval,
     paired_p_value,
+    randomization,
+    randomization_masks,
+    randomization_p_value,
     resample_counts,
     sacrebleu_statistic,
     system_statistics,
@@ -191,3 +194,83 @@ def test_agrees_with_sacrebleu_paired_bs(metric):
     low, high = confidence_interval(b)
     assert (high - low) / 2 == pytest.approx(theirs[metric].ci, rel=1e-5)  # sacreBLEU reports the half-width
     assert b.mean() == pytest.approx(theirs[metric].mean, rel=1e-5)
+
+
+def every_swap(n):
+    """All 2**n ways of swapping n lines' outputs between two systems: the exact randomization test."""
+    return iter([np.array(list(itertools.product([True, False], repeat=n)))])
+
+
+def test_randomization_by_hand():
+    # the baseline transfers every keyword of three lines, the system those of the third only:
+    # KTR 1 against 1/3, a difference of 2/3. A trial's pseudo-systems differ by |2(k1 + k2) - 2| / 3,
+    # k1 and k2 the first two lines kept: 2/3 in 4 of the 8 swaps (k1 + k2 of 0 or 2), 0 in the rest
+    base, other = system([(1, 1), (1, 1), (1, 1)]), system([(1, 0), (1, 0), (1, 1)])
+    (diffs,) = randomization([(ktr_statistic(base), ktr_statistic(other))], 3, masks=every_swap(3))
+    assert sorted(np.round(diffs, 12).tolist()) == [0.0] * 4 + [round(2 / 3, 12)] * 4
+    assert randomization_p_value(diffs, other.ktr - base.ktr) == pytest.approx((4 + 1) / (8 + 1))
+
+
+def test_randomization_of_a_system_against_itself_is_p_1():
+    # every swap changes nothing: each trial's difference ties the observed 0 (sacreBLEU's strict
+    # count would give p = 1/(R+1), "significant")
+    s = system([(2, 1), (3, 3), (1, 0), (4, 2), (2, 2)])
+    (diffs,) = randomization([(ktr_statistic(s), ktr_statistic(s))], 5, trials=500, seed=1)
+    assert randomization_p_value(diffs, 0.0) == 1.0
+
+
+def test_randomization_finds_a_clearly_better_system():
+    # 40 lines: the system transfers every keyword, the baseline half of them on every line
+    base, better = system([(2, 1)] * 40), system([(2, 2)] * 40)
+    (diffs,) = randomization([(ktr_statistic(base), ktr_statistic(better))], 40, trials=2000, seed=5)
+    assert randomization_p_value(diffs, better.ktr - base.ktr) == pytest.approx(1 / 2001)
+
+
+def test_randomization_is_seeded_and_its_chunks_draw_as_one_draw(monkeypatch):
+    import ktr.scoring.significance as sig
+
+    whole = np.random.default_rng(9).integers(2, size=(100, 50), dtype=bool)  # sacreBLEU's one draw
+    assert np.array_equal(np.vstack(list(randomization_masks(50, 100, seed=9))), whole)
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 50 * 40)  # 32 rows per chunk
+    chunked = list(randomization_masks(50, 100, seed=9))
+    assert [len(c) for c in chunked] == [32, 32, 32, 4] and np.array_equal(np.vstack(chunked), whole)
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf"])
+@pytest.mark.parametrize("other", ["literal", "wordsalad"])
+def test_agrees_with_sacrebleu_paired_ar(metric, other):
+    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.significance import _paired_ar_test
+
+    p = sample_paths()
+    ref = read_lines(p["reference"])
+    base_lines, other_lines = read_lines(p["fluent"]), read_lines(p[other])
+    m = {"bleu": BLEU, "chrf": CHRF}[metric](references=[ref])
+    base_stats = m._extract_corpus_statistics(base_lines, None)
+    _, theirs = _paired_ar_test(
+        {metric: (np.array(base_stats), m._aggregate_and_compute(base_stats))},
+        "other",
+        other_lines,
+        None,
+        {metric: m},
+        n_samples=10000,
+        seed=12345,
+    )
+    s0, st0, _ = sacrebleu_statistic(metric, base_lines, [ref])
+    s1, st1, _ = sacrebleu_statistic(metric, other_lines, [ref])
+    (diffs,) = randomization([(st0, st1)], len(ref), 10000, 12345)
+    assert randomization_p_value(diffs, s1 - s0) == pytest.approx(theirs[metric].p_value)
+
+
+def test_a_resampling_of_approximate_randomization_is_paired_and_has_trials():
+    from ktr.errors import ConfigError
+    from ktr.scoring.resampling import Resampling
+
+    assert Resampling(paired=True, trials=200, intervals=False).test == "ar"
+    assert Resampling(paired=True).test == "bs" and Resampling().test is None
+    with pytest.raises(ConfigError, match="approximate randomization needs paired=True"):
+        Resampling(trials=200)
+    with pytest.raises(ConfigError, match="without intervals is an approximate randomization test"):
+        Resampling(paired=True, intervals=False)
+    with pytest.raises(ConfigError, match="trials must be from 1 to 1000000, got 0"):
+        Resampling(paired=True, trials=0)

@@ -2,8 +2,8 @@
 
 A table is a Parquet file, JSON Lines (one object per line), or a TSV or CSV file (RFC 4180:
 fields in double quotes may hold commas, quotes doubled and line breaks) whose first line names
-its columns, told apart by the file's extension; any fsspec path opens (local, NFS,
-``s3://`` with s3fs). :func:`check_table` reads the columns asked for once, before anything is
+its columns, told apart by the file's extension; a local file opens as it is, a URL through
+fsspec (NFS, ``s3://`` with s3fs); Parquet needs pyarrow (the ``parquet`` extra). :func:`check_table` reads the columns asked for once, before anything is
 scored, as :func:`ktr.textio.scan` reads a text file: it counts the rows, refuses a missing
 column, a null or non-text value, a row that is not an object or has the wrong number of
 fields, naming the file and the row (counted from 1, the TSV's header not counted) and the
@@ -73,6 +73,13 @@ def check_table(name: str, columns: Sequence[str]) -> list[Column]:
     return [Column(name, c, rows, has_text if i == 0 else True) for i, c in enumerate(columns)]
 
 
+#: what reading needs that ktr does not install by itself: the module, what it reads, its extra
+_NEEDS = {
+    "fsspec": ("a table at a URL", "dask"),
+    "pyarrow.parquet": ("a Parquet table", "parquet"),
+}
+
+
 def _need(module: str) -> Any:
     """``module`` (fsspec, pyarrow.parquet), or an error saying how to install it."""
     import importlib
@@ -80,16 +87,21 @@ def _need(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise InputError(f'reading tables needs {module.split(".")[0]}: pip install "ktr[dask]"') from None
+        what, extra = _NEEDS[module]
+        raise InputError(f'reading {what} needs {module.split(".")[0]}: pip install "ktr[{extra}]"') from None
 
 
 def _open(name: str) -> Any:
-    fsspec = _need("fsspec")
-
+    """The table's bytes: a local file opened as it is (no package needed), a URL by fsspec."""
     if "://" not in name:
         from ktr.textio import _checked
 
         _checked(name)
+        try:
+            return open(name, "rb")
+        except OSError as exc:
+            raise cannot_read(name, exc) from None
+    fsspec = _need("fsspec")
     try:
         return fsspec.open(name, "rb").open()
     except Exception as exc:

@@ -187,3 +187,29 @@ def test_bad_tables_are_refused_naming_file_and_row(tmp_path):
     assert_clean_error(ktr("score", "-s", short, *columns), f"{short}:3: 1 fields, the header has 2")
     assert_clean_error(ktr("score", "-s", tmp_path / "t.xlsx", *columns), "a table must be Parquet")  # .csv is one
     assert_clean_error(ktr("score", "-s", t["tsv"], "-t", t["tsv"], *columns), "not files")
+
+
+def test_a_local_table_needs_no_fsspec_and_parquet_only_pyarrow(tmp_path):
+    # issue 40: tables needed the dask extra (fsspec) even on a local disk; Parquet needs pyarrow
+    # alone (the parquet extra). fsspec made unimportable in a fresh process: every local
+    # table still scores, and a URL says what to install
+    pytest.importorskip("pyarrow")
+    import subprocess
+    import sys
+
+    src, hyp, ref = written(tmp_path, copies=2)
+    rows = list(zip(*(read_lines(p) for p in (src, hyp, ref))))
+    code = "import sys; sys.modules['fsspec'] = None\nfrom ktr.cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
+    columns = ["--source-column", "ko", "--system-column", "mt", "-q", "-b"]
+    for fmt, table in tables(tmp_path, rows).items():
+        run = subprocess.run(
+            [sys.executable, "-c", code, "score", "-s", str(table), *columns], capture_output=True, text=True
+        )
+        assert run.returncode == 0 and run.stdout.strip(), (fmt, run.stderr)
+    run = subprocess.run(
+        [sys.executable, "-c", code, "score", "-s", "s3://bucket/pairs.parquet", *columns],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == 'ktr: error: reading a table at a URL needs fsspec: pip install "ktr[dask]"\n'

@@ -106,8 +106,8 @@ def test_an_error_line_quotes_a_bounded_part_of_a_value(capsys, pair, tmp_path):
     src, hyp = pair
     cfg = write(tmp_path / "big.yaml", "analyzer: " + "x" * 10_000_000 + "\n")
     code, _, err = ktr(capsys, "score", "-s", src, "-t", hyp, "-c", cfg)
-    assert code == 1 and err.count("\n") == 1 and len(err) < 520
-    assert err.startswith("ktr: error: unknown analyzer 'xxx") and "…[9,999,677 characters]…" in err
+    assert code == 1 and err.count("\n") == 1 and len(err) < 1020
+    assert err.startswith("ktr: error: unknown analyzer 'xxx") and "…[9,999,277 characters]…" in err
     assert err.endswith("'; choose one of: hannanum, kiwi, kkma, komoran, mecab, okt\n")
     lexicon = write(tmp_path / "bad.tsv", "사과\tnoun\tapple\n" + "가" * 100_000 + "\n")
     cfg = write(tmp_path / "lex.yaml", f"lexicons: [{lexicon}]\n")
@@ -116,5 +116,5 @@ def test_an_error_line_quotes_a_bounded_part_of_a_value(capsys, pair, tmp_path):
     assert f"{lexicon}:2: expected 3 tab-separated columns" in err
     from ktr.controls import bounded
 
-    assert bounded("a" * 500) == "a" * 500
-    assert bounded("a" * 200 + "b" * 101 + "c" * 200) == "a" * 200 + "…[101 characters]…" + "c" * 200
+    assert bounded("a" * 1000) == "a" * 1000
+    assert bounded("a" * 400 + "b" * 201 + "c" * 400) == "a" * 400 + "…[201 characters]…" + "c" * 400

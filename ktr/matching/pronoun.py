@@ -58,7 +58,6 @@ class PronounStage(Stage):
     """A noun or name marked as subject, carried by the one pronoun that can stand for it."""
 
     name = "pronoun"
-    strength = 9
     needs = ("WordNet",)
     reads = frozenset({"roles"})
 
@@ -88,7 +87,7 @@ class PronounStage(Stage):
             if own & translates:
                 continue
             agreeing = [k for k, kind in kinds.items() if kind == wanted or (kind == "any" and wanted != "plural")]
-            if len({targets[k].lemma or targets[k].word for k in agreeing}) != 1:
+            if len({targets[k].lemma or targets[k].word or f"#{k}" for k in agreeing}) != 1:
                 continue  # none, or two words it could stand for
             missed = [k for k in agreeing if k not in chosen]
             if missed:

@@ -46,7 +46,8 @@ PAIRS = [
 def forget() -> None:
     """This process forgets the index and every answer it gave."""
     relations._index.clear()
-    for cached in (relations._lemma, relations._synset, relations._synsets, relations._above, relations.relation):
+    relations.forget()
+    for cached in (relations._synsets, relations._above, relations.relation):
         cached.cache_clear()
     relations._phrases.cache_clear()
 

@@ -27,6 +27,7 @@ import sqlite3
 import stat
 import tempfile
 import threading
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -256,12 +257,6 @@ def _query(sql: str, args: tuple[object, ...], lists: int = 0) -> list[tuple[str
     return _query(sql, args, lists)
 
 
-@lru_cache(maxsize=262144)
-def _lemma(name: str) -> tuple[int, ...]:
-    rows = _query("SELECT synsets FROM lemmas WHERE name = ?", (name,), lists=1)
-    return _numbers(rows[0][0]) if rows else ()
-
-
 class Synset(NamedTuple):
     """A synset of the index: its part of speech and the synsets it points to."""
 
@@ -274,26 +269,79 @@ class Synset(NamedTuple):
     lexfile: int = -1  # its lexicographer file (18: noun.person), -1 for a number the index lacks
 
 
-@lru_cache(maxsize=262144)
+#: what the index answered, held for the run (a lemma's synsets; a synset's row): each asked once,
+#: and what a word needs asked in one query (:func:`_fetch_lemmas`, :func:`_fetch_synsets`)
+#: rather than a query a row
+_held_lemmas: dict[str, tuple[int, ...]] = {}
+_held_synsets: dict[int, Synset] = {}
+#: the most values one query asks for (SQLite's limit on a statement's variables is 999 in old builds)
+_BATCH = 500
+
+
+def forget() -> None:
+    """Forget every row the index answered (a test that damages the index reads it anew)."""
+    _held_lemmas.clear()
+    _held_synsets.clear()
+
+
+def _fetch_lemmas(names: Iterable[str]) -> None:
+    """The synsets of each of ``names`` not yet held, read from the index in one query."""
+    missing = list(dict.fromkeys(n for n in names if n not in _held_lemmas))
+    for start in range(0, len(missing), _BATCH):
+        chunk = missing[start : start + _BATCH]
+        marks = ",".join("?" * len(chunk))
+        rows = _query(f"SELECT name, synsets FROM lemmas WHERE name IN ({marks})", tuple(chunk), lists=1)
+        found = {row[0]: row[1] for row in rows}
+        for name in chunk:
+            _held_lemmas[name] = _numbers(found[name]) if name in found else ()
+
+
+def _lemma(name: str) -> tuple[int, ...]:
+    held = _held_lemmas.get(name)
+    if held is None:
+        _fetch_lemmas((name,))
+        held = _held_lemmas[name]
+    return held
+
+
+def _fetch_synsets(numbers: Iterable[int]) -> None:
+    """The rows of each of ``numbers`` not yet held, read from the index in one query (none, for a
+    number the index lacks)."""
+    missing = list(dict.fromkeys(n for n in numbers if n not in _held_synsets))
+    for start in range(0, len(missing), _BATCH):
+        chunk = missing[start : start + _BATCH]
+        marks = ",".join("?" * len(chunk))
+        rows = _query(
+            "SELECT CAST(id AS TEXT), pos, hypernyms, antonyms, parts, entails, derived, lexfile"
+            f" FROM synsets WHERE id IN ({marks})",
+            tuple(chunk),
+            lists=6,
+        )
+        found = {int(row[0]): row[1:] for row in rows}
+        for number in chunk:
+            row = found.get(number)
+            if row is None:
+                _held_synsets[number] = Synset("", (), (), (), (), ())
+                continue
+            pos, hypernyms, antonyms, parts, entails, derived, lexfile = row
+            _held_synsets[number] = Synset(
+                pos,
+                _numbers(hypernyms),
+                _numbers(antonyms),
+                _numbers(parts),
+                _numbers(entails),
+                _numbers(derived),
+                int(lexfile) if lexfile else -1,
+            )
+
+
 def _synset(number: int) -> Synset:
     """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
-    rows = _query(
-        "SELECT pos, hypernyms, antonyms, parts, entails, derived, lexfile FROM synsets WHERE id = ?",
-        (number,),
-        lists=6,
-    )
-    if not rows:
-        return Synset("", (), (), (), (), ())
-    pos, hypernyms, antonyms, parts, entails, derived, lexfile = rows[0]
-    return Synset(
-        pos,
-        _numbers(hypernyms),
-        _numbers(antonyms),
-        _numbers(parts),
-        _numbers(entails),
-        _numbers(derived),
-        int(lexfile) if lexfile else -1,
-    )
+    held = _held_synsets.get(number)
+    if held is None:
+        _fetch_synsets((number,))
+        held = _held_synsets[number]
+    return held
 
 
 def is_lemma(phrase: str) -> bool:
@@ -371,7 +419,9 @@ def _main(word: str, senses: int, pos: str = "") -> tuple[int, ...]:
     order of senses; of part of speech ``pos`` only
     (n, v, a, r), when given and ``word`` has senses of it."""
     bases = sorted({word[: -len(suffix)] + ending for suffix, ending in _SUFFIXES if word.endswith(suffix)})
+    _fetch_lemmas((word, *bases))
     found = tuple(dict.fromkeys((*_lemma(word), *(n for base in bases for n in _lemma(base)))))
+    _fetch_synsets(found)
     kept: list[int] = []
     count: dict[str, int] = {}
     for n in found:
@@ -402,6 +452,7 @@ def _up(synsets: tuple[int, ...], steps: int) -> set[int]:
     found: set[int] = set()
     front = set(synsets)
     for _ in range(steps):
+        _fetch_synsets(front)
         front = {h for s in front for h in _synset(s).hypernyms}
         found |= front
     return found
@@ -435,6 +486,7 @@ def kin(word: str, other: str, senses: int = MAIN_SENSES, pos: str = "") -> str:
         return "synonym"
     derived_a = a | {d for s in a for d in _synset(s).derived}
     derived_b = b | {d for s in b for d in _synset(s).derived}
+    _fetch_synsets((*derived_a, *derived_b))
     if any(not derived_b.isdisjoint(_synset(s).antonyms) for s in derived_a):
         return "antonym"
     nouns_a = tuple(s for s in a if _synset(s).pos == "n")

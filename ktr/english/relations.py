@@ -282,6 +282,7 @@ def forget() -> None:
     """Forget every row the index answered (a test that damages the index reads it anew)."""
     _held_lemmas.clear()
     _held_synsets.clear()
+    _up_from.cache_clear()
 
 
 def _fetch_lemmas(names: Iterable[str]) -> None:
@@ -307,7 +308,11 @@ def _lemma(name: str) -> tuple[int, ...]:
 def _fetch_synsets(numbers: Iterable[int]) -> None:
     """The rows of each of ``numbers`` not yet held, read from the index in one query (none, for a
     number the index lacks)."""
-    missing = list(dict.fromkeys(n for n in numbers if n not in _held_synsets))
+    held = _held_synsets
+    missing = [n for n in numbers if n not in held]
+    if not missing:
+        return
+    missing = list(dict.fromkeys(missing))
     for start in range(0, len(missing), _BATCH):
         chunk = missing[start : start + _BATCH]
         marks = ",".join("?" * len(chunk))
@@ -337,11 +342,11 @@ def _fetch_synsets(numbers: Iterable[int]) -> None:
 
 def _synset(number: int) -> Synset:
     """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
-    held = _held_synsets.get(number)
-    if held is None:
+    try:
+        return _held_synsets[number]
+    except KeyError:
         _fetch_synsets((number,))
-        held = _held_synsets[number]
-    return held
+        return _held_synsets[number]
 
 
 def is_lemma(phrase: str) -> bool:
@@ -448,14 +453,23 @@ def _depth(synset: int) -> int:
 
 
 def _up(synsets: tuple[int, ...], steps: int) -> set[int]:
-    """The synsets up to ``steps`` steps above ``synsets``."""
+    """The synsets up to ``steps`` steps above ``synsets`` (those above each of them, together)."""
     found: set[int] = set()
-    front = set(synsets)
+    for synset in synsets:
+        found |= _up_from(synset, steps)
+    return found
+
+
+@lru_cache(maxsize=262144)
+def _up_from(synset: int, steps: int) -> frozenset[int]:
+    """The synsets up to ``steps`` steps above ``synset``, found once per run."""
+    found: set[int] = set()
+    front = {synset}
     for _ in range(steps):
         _fetch_synsets(front)
-        front = {h for s in front for h in _synset(s).hypernyms}
+        front = {h for s in front for h in _held_synsets[s].hypernyms}
         found |= front
-    return found
+    return frozenset(found)
 
 
 @lru_cache(maxsize=262144)

@@ -273,7 +273,17 @@ class Synset(NamedTuple):
 #: and what a word needs asked in one query (:func:`_fetch_lemmas`, :func:`_fetch_synsets`)
 #: rather than a query a row
 _held_lemmas: dict[str, tuple[int, ...]] = {}
-_held_synsets: dict[int, Synset] = {}
+
+
+class _Synsets(dict[int, "Synset"]):
+    """Synset number → its row, read from the index the first time it is asked for."""
+
+    def __missing__(self, number: int) -> Synset:
+        _fetch_synsets((number,))
+        return self[number]
+
+
+_held_synsets = _Synsets()
 #: the most values one query asks for (SQLite's limit on a statement's variables is 999 in old builds)
 _BATCH = 500
 
@@ -283,6 +293,7 @@ def forget() -> None:
     _held_lemmas.clear()
     _held_synsets.clear()
     _up_from.cache_clear()
+    _kin_of.cache_clear()
 
 
 def _fetch_lemmas(names: Iterable[str]) -> None:
@@ -340,13 +351,8 @@ def _fetch_synsets(numbers: Iterable[int]) -> None:
             )
 
 
-def _synset(number: int) -> Synset:
-    """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
-    try:
-        return _held_synsets[number]
-    except KeyError:
-        _fetch_synsets((number,))
-        return _held_synsets[number]
+#: a synset: its part of speech and the synsets it points to (none, for a number the index lacks)
+_synset = _held_synsets.__getitem__
 
 
 def is_lemma(phrase: str) -> bool:
@@ -492,33 +498,60 @@ def kin(word: str, other: str, senses: int = MAIN_SENSES, pos: str = "") -> str:
       :data:`SISTER_DEPTH` steps or more below the root (*Tuesday*, *Monday*: weekdays;
       *Saturday*, *Sunday*: days of the week);
     - ``other`` (both known to WordNet, related none of these ways) or ``unknown``."""
-    mine, theirs = _main(word, senses, pos), _main(other.lower(), senses, pos)
-    if not mine or not theirs:
+    mine, theirs = _kin_of(word, senses, pos), _kin_of(other.lower(), senses, pos)
+    if not mine.main or not theirs.main:
         return "unknown"
-    a, b = set(mine), set(theirs)
+    a, b = mine.synsets, theirs.synsets
     if a & b:
         return "synonym"
-    derived_a = a | {d for s in a for d in _synset(s).derived}
-    derived_b = b | {d for s in b for d in _synset(s).derived}
-    _fetch_synsets((*derived_a, *derived_b))
-    if any(not derived_b.isdisjoint(_synset(s).antonyms) for s in derived_a):
+    if not theirs.derived.isdisjoint(mine.opposites):
         return "antonym"
-    nouns_a = tuple(s for s in a if _synset(s).pos == "n")
-    nouns_b = tuple(s for s in b if _synset(s).pos == "n")
-    if not b.isdisjoint(_up(nouns_a, HYPERNYM_STEPS)):
+    if not b.isdisjoint(mine.above_nouns):
         return "narrower"
-    if not a.isdisjoint(_up(nouns_b, HYPERNYM_STEPS)):
+    if not a.isdisjoint(theirs.above_nouns):
         return "broader"
-    parts_a = {p for s in a for p in _synset(s).parts}
-    parts_b = {p for s in b for p in _synset(s).parts}
-    if not b.isdisjoint(parts_a | _up(tuple(parts_a), 1)) or not a.isdisjoint(parts_b | _up(tuple(parts_b), 1)):
+    if not b.isdisjoint(mine.parts) or not a.isdisjoint(theirs.parts):
         return "part"
-    if any(not b.isdisjoint(_synset(s).entails) for s in a) or any(not a.isdisjoint(_synset(s).entails) for s in b):
+    if not b.isdisjoint(mine.entails) or not a.isdisjoint(theirs.entails):
         return "converse"
-    shared = _up(mine, HYPERNYM_STEPS) & _up(theirs, HYPERNYM_STEPS)
+    shared = mine.above & theirs.above
     if any(_depth(s) >= SISTER_DEPTH for s in shared):
         return "sister"
     return "other"
+
+
+class _Kin(NamedTuple):
+    """What :func:`kin` compares of one word, found once per word (words come back in many pairs)."""
+
+    main: tuple[int, ...]  # its main senses (:func:`_main`)
+    synsets: frozenset[int]  # the same, as a set
+    derived: frozenset[int]  # with the synsets of their derivationally related forms
+    opposites: frozenset[int]  # the antonyms of all of those
+    above_nouns: frozenset[int]  # the synsets up to HYPERNYM_STEPS above its noun senses
+    parts: frozenset[int]  # their parts and wholes, and a step above those
+    entails: frozenset[int]  # what they entail or cause
+    above: frozenset[int]  # the synsets up to HYPERNYM_STEPS above its main senses
+
+
+@lru_cache(maxsize=65536)
+def _kin_of(word: str, senses: int, pos: str) -> _Kin:
+    main = _main(word, senses, pos)
+    a = frozenset(main)
+    derived = a | {d for s in a for d in _synset(s).derived}
+    _fetch_synsets(derived)
+    opposites = frozenset(o for s in derived for o in _synset(s).antonyms)
+    nouns = tuple(s for s in a if _synset(s).pos == "n")
+    parts = {p for s in a for p in _synset(s).parts}
+    return _Kin(
+        main,
+        a,
+        derived,
+        opposites,
+        frozenset(_up(nouns, HYPERNYM_STEPS)),
+        frozenset(parts | _up(tuple(parts), 1)),
+        frozenset(e for s in a for e in _synset(s).entails),
+        frozenset(_up(main, HYPERNYM_STEPS)),
+    )
 
 
 #: WordNet's lexicographer file of the nouns that name people (``noun.person``)

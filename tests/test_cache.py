@@ -46,8 +46,7 @@ PAIRS = [
 def forget() -> None:
     """This process forgets the index and every answer it gave."""
     relations._index.clear()
-    relations.forget()
-    for cached in (relations._synsets, relations._above, relations.relation):
+    for cached in (relations._lemma, relations._synset, relations._synsets, relations._above, relations.relation):
         cached.cache_clear()
     relations._phrases.cache_clear()
 

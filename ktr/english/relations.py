@@ -27,7 +27,6 @@ import sqlite3
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -257,6 +256,12 @@ def _query(sql: str, args: tuple[object, ...], lists: int = 0) -> list[tuple[str
     return _query(sql, args, lists)
 
 
+@lru_cache(maxsize=262144)
+def _lemma(name: str) -> tuple[int, ...]:
+    rows = _query("SELECT synsets FROM lemmas WHERE name = ?", (name,), lists=1)
+    return _numbers(rows[0][0]) if rows else ()
+
+
 class Synset(NamedTuple):
     """A synset of the index: its part of speech and the synsets it points to."""
 
@@ -269,90 +274,26 @@ class Synset(NamedTuple):
     lexfile: int = -1  # its lexicographer file (18: noun.person), -1 for a number the index lacks
 
 
-#: what the index answered, held for the run (a lemma's synsets; a synset's row): each asked once,
-#: and what a word needs asked in one query (:func:`_fetch_lemmas`, :func:`_fetch_synsets`)
-#: rather than a query a row
-_held_lemmas: dict[str, tuple[int, ...]] = {}
-
-
-class _Synsets(dict[int, "Synset"]):
-    """Synset number → its row, read from the index the first time it is asked for."""
-
-    def __missing__(self, number: int) -> Synset:
-        _fetch_synsets((number,))
-        return self[number]
-
-
-_held_synsets = _Synsets()
-#: the most values one query asks for (SQLite's limit on a statement's variables is 999 in old builds)
-_BATCH = 500
-
-
-def forget() -> None:
-    """Forget every row the index answered (a test that damages the index reads it anew)."""
-    _held_lemmas.clear()
-    _held_synsets.clear()
-    _up_from.cache_clear()
-    _kin_of.cache_clear()
-
-
-def _fetch_lemmas(names: Iterable[str]) -> None:
-    """The synsets of each of ``names`` not yet held, read from the index in one query."""
-    missing = list(dict.fromkeys(n for n in names if n not in _held_lemmas))
-    for start in range(0, len(missing), _BATCH):
-        chunk = missing[start : start + _BATCH]
-        marks = ",".join("?" * len(chunk))
-        rows = _query(f"SELECT name, synsets FROM lemmas WHERE name IN ({marks})", tuple(chunk), lists=1)
-        found = {row[0]: row[1] for row in rows}
-        for name in chunk:
-            _held_lemmas[name] = _numbers(found[name]) if name in found else ()
-
-
-def _lemma(name: str) -> tuple[int, ...]:
-    held = _held_lemmas.get(name)
-    if held is None:
-        _fetch_lemmas((name,))
-        held = _held_lemmas[name]
-    return held
-
-
-def _fetch_synsets(numbers: Iterable[int]) -> None:
-    """The rows of each of ``numbers`` not yet held, read from the index in one query (none, for a
-    number the index lacks)."""
-    held = _held_synsets
-    missing = [n for n in numbers if n not in held]
-    if not missing:
-        return
-    missing = list(dict.fromkeys(missing))
-    for start in range(0, len(missing), _BATCH):
-        chunk = missing[start : start + _BATCH]
-        marks = ",".join("?" * len(chunk))
-        rows = _query(
-            "SELECT CAST(id AS TEXT), pos, hypernyms, antonyms, parts, entails, derived, lexfile"
-            f" FROM synsets WHERE id IN ({marks})",
-            tuple(chunk),
-            lists=6,
-        )
-        found = {int(row[0]): row[1:] for row in rows}
-        for number in chunk:
-            row = found.get(number)
-            if row is None:
-                _held_synsets[number] = Synset("", (), (), (), (), ())
-                continue
-            pos, hypernyms, antonyms, parts, entails, derived, lexfile = row
-            _held_synsets[number] = Synset(
-                pos,
-                _numbers(hypernyms),
-                _numbers(antonyms),
-                _numbers(parts),
-                _numbers(entails),
-                _numbers(derived),
-                int(lexfile) if lexfile else -1,
-            )
-
-
-#: a synset: its part of speech and the synsets it points to (none, for a number the index lacks)
-_synset = _held_synsets.__getitem__
+@lru_cache(maxsize=262144)
+def _synset(number: int) -> Synset:
+    """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
+    rows = _query(
+        "SELECT pos, hypernyms, antonyms, parts, entails, derived, lexfile FROM synsets WHERE id = ?",
+        (number,),
+        lists=6,
+    )
+    if not rows:
+        return Synset("", (), (), (), (), ())
+    pos, hypernyms, antonyms, parts, entails, derived, lexfile = rows[0]
+    return Synset(
+        pos,
+        _numbers(hypernyms),
+        _numbers(antonyms),
+        _numbers(parts),
+        _numbers(entails),
+        _numbers(derived),
+        int(lexfile) if lexfile else -1,
+    )
 
 
 def is_lemma(phrase: str) -> bool:
@@ -430,9 +371,7 @@ def _main(word: str, senses: int, pos: str = "") -> tuple[int, ...]:
     order of senses; of part of speech ``pos`` only
     (n, v, a, r), when given and ``word`` has senses of it."""
     bases = sorted({word[: -len(suffix)] + ending for suffix, ending in _SUFFIXES if word.endswith(suffix)})
-    _fetch_lemmas((word, *bases))
     found = tuple(dict.fromkeys((*_lemma(word), *(n for base in bases for n in _lemma(base)))))
-    _fetch_synsets(found)
     kept: list[int] = []
     count: dict[str, int] = {}
     for n in found:
@@ -459,23 +398,13 @@ def _depth(synset: int) -> int:
 
 
 def _up(synsets: tuple[int, ...], steps: int) -> set[int]:
-    """The synsets up to ``steps`` steps above ``synsets`` (those above each of them, together)."""
+    """The synsets up to ``steps`` steps above ``synsets``."""
     found: set[int] = set()
-    for synset in synsets:
-        found |= _up_from(synset, steps)
-    return found
-
-
-@lru_cache(maxsize=262144)
-def _up_from(synset: int, steps: int) -> frozenset[int]:
-    """The synsets up to ``steps`` steps above ``synset``, found once per run."""
-    found: set[int] = set()
-    front = {synset}
+    front = set(synsets)
     for _ in range(steps):
-        _fetch_synsets(front)
-        front = {h for s in front for h in _held_synsets[s].hypernyms}
+        front = {h for s in front for h in _synset(s).hypernyms}
         found |= front
-    return frozenset(found)
+    return found
 
 
 @lru_cache(maxsize=262144)
@@ -498,60 +427,32 @@ def kin(word: str, other: str, senses: int = MAIN_SENSES, pos: str = "") -> str:
       :data:`SISTER_DEPTH` steps or more below the root (*Tuesday*, *Monday*: weekdays;
       *Saturday*, *Sunday*: days of the week);
     - ``other`` (both known to WordNet, related none of these ways) or ``unknown``."""
-    mine, theirs = _kin_of(word, senses, pos), _kin_of(other.lower(), senses, pos)
-    if not mine.main or not theirs.main:
+    mine, theirs = _main(word, senses, pos), _main(other.lower(), senses, pos)
+    if not mine or not theirs:
         return "unknown"
-    a, b = mine.synsets, theirs.synsets
+    a, b = set(mine), set(theirs)
     if a & b:
         return "synonym"
-    if not theirs.derived.isdisjoint(mine.opposites):
+    derived_a = a | {d for s in a for d in _synset(s).derived}
+    derived_b = b | {d for s in b for d in _synset(s).derived}
+    if any(not derived_b.isdisjoint(_synset(s).antonyms) for s in derived_a):
         return "antonym"
-    if not b.isdisjoint(mine.above_nouns):
+    nouns_a = tuple(s for s in a if _synset(s).pos == "n")
+    nouns_b = tuple(s for s in b if _synset(s).pos == "n")
+    if not b.isdisjoint(_up(nouns_a, HYPERNYM_STEPS)):
         return "narrower"
-    if not a.isdisjoint(theirs.above_nouns):
+    if not a.isdisjoint(_up(nouns_b, HYPERNYM_STEPS)):
         return "broader"
-    if not b.isdisjoint(mine.parts) or not a.isdisjoint(theirs.parts):
+    parts_a = {p for s in a for p in _synset(s).parts}
+    parts_b = {p for s in b for p in _synset(s).parts}
+    if not b.isdisjoint(parts_a | _up(tuple(parts_a), 1)) or not a.isdisjoint(parts_b | _up(tuple(parts_b), 1)):
         return "part"
-    if not b.isdisjoint(mine.entails) or not a.isdisjoint(theirs.entails):
+    if any(not b.isdisjoint(_synset(s).entails) for s in a) or any(not a.isdisjoint(_synset(s).entails) for s in b):
         return "converse"
-    shared = mine.above & theirs.above
+    shared = _up(mine, HYPERNYM_STEPS) & _up(theirs, HYPERNYM_STEPS)
     if any(_depth(s) >= SISTER_DEPTH for s in shared):
         return "sister"
     return "other"
-
-
-class _Kin(NamedTuple):
-    """What :func:`kin` compares of one word, found once per word (words come back in many pairs)."""
-
-    main: tuple[int, ...]  # its main senses (:func:`_main`)
-    synsets: frozenset[int]  # the same, as a set
-    derived: frozenset[int]  # with the synsets of their derivationally related forms
-    opposites: frozenset[int]  # the antonyms of all of those
-    above_nouns: frozenset[int]  # the synsets up to HYPERNYM_STEPS above its noun senses
-    parts: frozenset[int]  # their parts and wholes, and a step above those
-    entails: frozenset[int]  # what they entail or cause
-    above: frozenset[int]  # the synsets up to HYPERNYM_STEPS above its main senses
-
-
-@lru_cache(maxsize=65536)
-def _kin_of(word: str, senses: int, pos: str) -> _Kin:
-    main = _main(word, senses, pos)
-    a = frozenset(main)
-    derived = a | {d for s in a for d in _synset(s).derived}
-    _fetch_synsets(derived)
-    opposites = frozenset(o for s in derived for o in _synset(s).antonyms)
-    nouns = tuple(s for s in a if _synset(s).pos == "n")
-    parts = {p for s in a for p in _synset(s).parts}
-    return _Kin(
-        main,
-        a,
-        derived,
-        opposites,
-        frozenset(_up(nouns, HYPERNYM_STEPS)),
-        frozenset(parts | _up(tuple(parts), 1)),
-        frozenset(e for s in a for e in _synset(s).entails),
-        frozenset(_up(main, HYPERNYM_STEPS)),
-    )
 
 
 #: WordNet's lexicographer file of the nouns that name people (``noun.person``)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple
 
 from ktr.english.tokens import phrase
@@ -69,17 +68,15 @@ class Targets:
     own_firsts: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        indexed = [
-            _indexed(tuple(self.equivalents)),
-            _indexed(tuple(self.synonyms)),
-            _indexed(tuple(self.idioms)),
-            _indexed(tuple(self.derivations)),
+        indexes = [
+            _by_first(self.equivalents),
+            _by_first(self.synonyms),
+            _by_first(self.idioms),
+            _by_first(self.derivations),
         ]
-        for name, (index, _) in zip(
-            ("by_first", "synonyms_by_first", "idioms_by_first", "derivations_by_first"), indexed
-        ):
+        for name, index in zip(("by_first", "synonyms_by_first", "idioms_by_first", "derivations_by_first"), indexes):
             object.__setattr__(self, name, index)
-        object.__setattr__(self, "own_firsts", tuple(firsts for _, firsts in indexed))
+        object.__setattr__(self, "own_firsts", tuple(frozenset(index) for index in indexes))
 
 
 #: first word -> (rank in the list, phrase, its words) of the phrases starting with it
@@ -93,15 +90,6 @@ def _by_first(phrases: Sequence[str]) -> Index:
         if words:
             index.setdefault(words[0], []).append((rank, text, words))
     return index
-
-
-@lru_cache(maxsize=65536)
-def _indexed(phrases: tuple[str, ...]) -> tuple[Index, frozenset[str]]:
-    """:func:`_by_first` of ``phrases`` and its first words, built once per distinct list across a
-    run: the same entry's equivalents, synonyms and derivations come back with each occurrence of
-    its keyword (shared between :class:`Targets`, which only read them)."""
-    index = _by_first(phrases)
-    return index, frozenset(index)
 
 
 class Unit(NamedTuple):

@@ -322,15 +322,31 @@ def _cost(symbol: str) -> int:
     return 0 if symbol.islower() else 1
 
 
-def _distance(a: str, b: str) -> int:
+#: what replacing one symbol by another costs (0: :func:`_same`, else 1), per pair asked
+_REPLACE: dict[tuple[str, str], int] = {}
+
+
+def _distance(a: str, b: str, stop: int | None = None) -> int:
+    """The edit distance of two keys (leaving out an optional symbol costs nothing); with ``stop``,
+    a value above ``stop`` as soon as every alignment costs more (a row's least cost never falls)."""
+    costs_b = [_cost(cb) for cb in b]
     prev = [0]
-    for cb in b:
-        prev.append(prev[-1] + _cost(cb))
+    for cost in costs_b:
+        prev.append(prev[-1] + cost)
+    replace = _REPLACE
     for ca in a:
-        cur = [prev[0] + _cost(ca)]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + _cost(ca), cur[j - 1] + _cost(cb), prev[j - 1] + (not _same(ca, cb))))
+        cost_a = _cost(ca)
+        left = prev[0] + cost_a
+        cur = [left]
+        for j, cb in enumerate(b):
+            swap = replace.get((ca, cb))
+            if swap is None:
+                swap = replace[ca, cb] = 0 if _same(ca, cb) else 1
+            left = min(prev[j + 1] + cost_a, left + costs_b[j], prev[j] + swap)
+            cur.append(left)
         prev = cur
+        if stop is not None and min(prev) > stop:
+            return min(prev)
     return prev[-1]
 
 
@@ -342,6 +358,32 @@ def similarity(a: str, b: str) -> float:
     if not la or not lb:
         return 0.0
     distance = _distance(a, b)
+    if min(la, lb) < 3:
+        return 1.0 if distance == 0 else 0.0
+    return max(0.0, 1.0 - distance / max(la, lb))
+
+
+@lru_cache(maxsize=262_144)
+def similarity_reaching(a: str, b: str, threshold: float) -> float:
+    """:func:`similarity` of two keys where it reaches ``threshold``, else 0.0 (or, for a threshold
+    of 0 or less, the similarity itself): the edit distance is left as soon as it cannot end
+    close enough."""
+    la, lb = required_length(a), required_length(b)
+    if not la or not lb:
+        return 0.0
+    if threshold <= 0.0:
+        return similarity(a, b)
+    if min(la, lb) < 3:
+        stop = 0 if threshold <= 1.0 else -1
+    else:
+        longer, stop = max(la, lb), -1  # the largest distance that still reaches the threshold
+        while stop < longer and 1.0 - (stop + 1) / longer >= threshold:
+            stop += 1
+    if stop < 0:
+        return 0.0
+    distance = _distance(a, b, stop)
+    if distance > stop:
+        return 0.0
     if min(la, lb) < 3:
         return 1.0 if distance == 0 else 0.0
     return max(0.0, 1.0 - distance / max(la, lb))

@@ -70,7 +70,7 @@ class TransliterationStage(Stage):
                 if low - size > (1 - threshold) * low + 1e-9:
                     continue  # too short to reach the threshold even with every symbol
                 for key in keys:
-                    similarity = transliterate.similarity(sound, key)
+                    similarity = transliterate.similarity_reaching(sound, key, threshold)
                     if similarity < threshold:
                         continue
                     rank = round((1 - similarity) * 1000)

@@ -8,6 +8,7 @@ from ktr.matching.transliteration import (
     korean_key,
     romanize,
     similarity,
+    similarity_reaching,
     sound_key,
     spoken_english,
     spoken_korean,
@@ -297,3 +298,45 @@ def test_a_common_noun_used_as_a_name_is_found_spelled_capitalized(name):
     assert matched(typhoon, "나리", "Typhoon Nabi moved out into the East Sea.") == [(None, None)]
     assert matched(typhoon, "나리", "The typhoon nari moved out into the East Sea.") == [(None, None)]
     assert matched("배가 항구에 들어왔다.", "배", "Mr. Bae came into the port.") == [(None, None)]
+
+
+def _plain_similarity(a: str, b: str) -> float:
+    """The edit distance of two keys as first written, a row at a time with nothing left early."""
+
+    def cost(symbol: str) -> int:
+        return 0 if symbol.islower() else 1
+
+    def same(x: str, y: str) -> bool:
+        either = {"D": "TS", "G": "KJ", "Z": "SJ", "C": "JK", "R": "LH"}
+        x, y = x.upper(), y.upper()
+        return x == y or y in either.get(x, "") or x in either.get(y, "")
+
+    la, lb = sum(not s.islower() for s in a), sum(not s.islower() for s in b)
+    if not la or not lb:
+        return 0.0
+    prev = [0]
+    for cb in b:
+        prev.append(prev[-1] + cost(cb))
+    for ca in a:
+        cur = [prev[0] + cost(ca)]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + cost(ca), cur[j - 1] + cost(cb), prev[j - 1] + (not same(ca, cb))))
+        prev = cur
+    if min(la, lb) < 3:
+        return 1.0 if prev[-1] == 0 else 0.0
+    return max(0.0, 1.0 - prev[-1] / max(la, lb))
+
+
+_KOREAN = "클린턴 컴퓨터 오바마 워싱턴 토머스 팔레스타인 오마르 아프가니스탄 나하리야 가르시아 카라지치 테네시 타이탄스 오스트리아 오스트레일리아 살모넬라 툰드라"
+_ENGLISH = "clinton computer obama washington thomas palestinian omar afghanistan nahariya garcia karadzic tennessee titans austria australia salmonella tundra plants clean ton sphere"
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 0.8, 0.9, 1.0, 1.5])
+def test_similarity_left_early_is_the_similarity_where_it_reaches_the_threshold(threshold):
+    keys = [korean_key(w) for w in _KOREAN.split()] + [english_key(w) for w in _ENGLISH.split()]
+    for a in keys:
+        for b in keys:
+            plain = _plain_similarity(a, b)
+            assert similarity(a, b) == plain
+            reaching = similarity_reaching(a, b, threshold)
+            assert reaching == plain if plain >= threshold else reaching < threshold

@@ -4,6 +4,7 @@ matching never tokenizes)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -66,6 +67,12 @@ class Targets:
     derivations_by_first: Index = field(init=False, repr=False, compare=False)
     #: first words of the equivalents, synonyms, idiom phrases and derivations, each on its own
     own_firsts: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
+
+    def marked(self, role: str) -> Targets:
+        """The same targets with :attr:`role` set (a copy: its indexes are shared, not built again)."""
+        found = copy.copy(self)
+        object.__setattr__(found, "role", role)
+        return found
 
     def __post_init__(self) -> None:
         indexes = [

@@ -349,7 +349,7 @@ class Pipeline:
             else:
                 found, target, result, weight = self._known_word(k)
             if "roles" in self._reads and (role := subject_mark(norm.original, k)):
-                target = replace(target, role=role)  # where the keyword is, not what it is
+                target = target.marked(role)  # where the keyword is, not what it is
             looked.append(found)
             wanted.append(target)
             unmatched.append(result)

@@ -85,11 +85,22 @@ def parse_line(line: str, where: str) -> Entry | None:
 
 def read_entries(path: str | os.PathLike[str]) -> Iterable[Entry]:
     """Entries of one file, validated line by line."""
+    for where, text in numbered_lines(path, "lexicon"):
+        entry = parse_line(text, where)
+        if entry is not None:
+            yield entry
+
+
+def numbered_lines(path: str | os.PathLike[str], what: str) -> Iterator[tuple[str, str]]:
+    """Each line of a table file (a lexicon, idioms, periphrases) with where it is (``FILE:LINE``):
+    a regular file of bounded size (:func:`ktr.textio.read_whole`), a leading BOM left out, lines
+    split on ``\\n`` and decoded as UTF-8; an error naming the file (``what`` it is) or the line
+    where it cannot be read or decoded."""
     name = str(path)
     try:
         raw = read_whole(path)
     except OSError as exc:
-        raise LexiconError(f"{name}: cannot read lexicon: {exc.strerror}") from None
+        raise LexiconError(f"{name}: cannot read {what}: {exc.strerror}") from None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     for number, line in enumerate(raw.split(b"\n"), 1):
@@ -97,9 +108,7 @@ def read_entries(path: str | os.PathLike[str]) -> Iterable[Entry]:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise LexiconError(f"{name}:{number}: invalid UTF-8 at byte {exc.start}") from None
-        entry = parse_line(text, f"{name}:{number}")
-        if entry is not None:
-            yield entry
+        yield f"{name}:{number}", text
 
 
 def looks_like_path(spec: str) -> bool:

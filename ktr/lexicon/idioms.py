@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ktr.errors import LexiconError
 from ktr.korean.keywords import PREDICATE_CLASSES, Keyword
-from ktr.lexicon.format import resolve_lexicon_path, split_columns
+from ktr.lexicon.format import numbered_lines, resolve_lexicon_path, split_columns
 
 _HANGUL_PHRASE = re.compile(r"^[\uac00-\ud7a3]+( [\uac00-\ud7a3]+)*$")
 _SKIP = re.compile(r"[\s\W_]", re.UNICODE)
@@ -83,8 +83,8 @@ class IdiomTable:
         idioms: dict[str, Idiom] = {}
         for spec in specs:
             path = resolve_lexicon_path(spec)
-            for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1):
-                idiom = _parse(line, f"{path}:{n}")
+            for where, line in numbered_lines(path, "idioms"):
+                idiom = _parse(line, where)
                 if idiom is None:
                     continue
                 if idiom.key in idioms:

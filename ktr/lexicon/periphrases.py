@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ktr.errors import LexiconError
-from ktr.lexicon.format import resolve_lexicon_path, split_columns
+from ktr.lexicon.format import numbered_lines, resolve_lexicon_path, split_columns
 
 #: what the first column may name besides a lemma: any proper noun
 ANY_NAME = "@name"
@@ -83,8 +83,8 @@ class PeriphrasisTable:
         rows: dict[tuple[str, str], Periphrasis] = {}
         for spec in specs:
             path = resolve_lexicon_path(spec)
-            for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1):
-                row = _parse(line, f"{path}:{n}")
+            for where, line in numbered_lines(path, "periphrases"):
+                row = _parse(line, where)
                 if row is None:
                     continue
                 if (row.first, row.second) in rows:

@@ -142,3 +142,21 @@ def test_an_idiom_never_cuts_a_word(kiwi):
     assert "마음에 드" in [k.lemma for k in keywords]
     (keywords,) = scorer.keywords(["유명한 화가 나타났다."])
     assert "나타나다" in [k.lemma for k in keywords] and not any(k.cls == "idiom" for k in keywords)
+
+
+@pytest.mark.parametrize("kind", ["idioms", "periphrases"])
+def test_a_table_that_is_not_utf8_or_not_a_file_is_one_error_naming_it(tmp_path, kind):
+    # both tables were read with Path.read_text: bytes that are not UTF-8 were a traceback
+    # (UnicodeDecodeError); they are read now as the lexicon is (ktr.lexicon.format.numbered_lines)
+    from ktr.lexicon.periphrases import PeriphrasisTable
+
+    reader = {"idioms": IdiomTable, "periphrases": PeriphrasisTable}[kind]
+    bad = tmp_path / f"{kind}.tsv"
+    bad.write_bytes(b"# ok\n\xff\xfe\tbad\n")
+    with pytest.raises(LexiconError, match=rf"^{bad}:2: invalid UTF-8 at byte 0$"):
+        reader.from_files((str(bad),))
+    big = tmp_path / f"big-{kind}.tsv"
+    with open(big, "wb") as fh:
+        fh.truncate(300 * 2**20)  # past the bound on files read whole (sparse: no disk used)
+    with pytest.raises(LexiconError, match=rf"^{big}: cannot read {kind}: larger than"):
+        reader.from_files((str(big),))

@@ -167,8 +167,8 @@ class KeywordTargets:
         if self.sounds and is_hangul(keyword.lemma) and (name or (found is None and keyword.cls == "noun")):
             sound = sound_key(keyword.lemma)
             spelled = "" if sound or not name else romanize(keyword.lemma)
-        elif self.sounds and found is not None and keyword.cls == "noun" and _may_be_a_name(keyword.lemma):
-            spelled = romanize(keyword.lemma)  # a common noun that is also a name: 나리 (lily), Typhoon Nari
+        elif self.sounds and found is not None and keyword.cls == "noun":
+            spelled = _as_a_name(keyword.lemma)  # a common noun that is also a name: 나리 (lily), Typhoon Nari
         number_keys = numbers.korean_keys(keyword) if self.numbers else ()
         if found is not None and found.via in self.units:  # a unit a stage joined
             return self.units[found.via].targets(keyword, found, number_keys)
@@ -197,8 +197,11 @@ class KeywordTargets:
 NAME_LETTERS = 4
 
 
-def _may_be_a_name(lemma: str) -> bool:
-    """Whether a common noun may be matched as a name spelled in Revised Romanization: Hangul of
-    two syllables or more, spelled in :data:`NAME_LETTERS` letters or more (나리 Nari, 가람 Garam;
-    not 배 "bae", 차 "cha")."""
-    return is_hangul(lemma) and len(lemma) >= 2 and len(romanize(lemma)) >= NAME_LETTERS
+def _as_a_name(lemma: str) -> str:
+    """The Revised Romanization a common noun may be matched by as a name: of Hangul of two
+    syllables or more, spelled in :data:`NAME_LETTERS` letters or more (나리 Nari, 가람 Garam);
+    "" for any other (not 배 "bae", 차 "cha")."""
+    if not is_hangul(lemma) or len(lemma) < 2:
+        return ""
+    spelled = romanize(lemma)
+    return spelled if len(spelled) >= NAME_LETTERS else ""

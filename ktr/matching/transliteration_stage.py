@@ -42,12 +42,10 @@ class TransliterationStage(Stage):
         without a lexicon entry, one lower-case word of the same sound when it is long. A name too short
         for a sound key matches only its Revised Romanization, letter for letter (유미 Yumi, Yu-mi), or a
         word said as the name is, with its vowels (야후 Yahoo, 조지 George, 루이 Louis)."""
-        if targets.spelled and not targets.name:  # a common noun used as a name: capitalized, letter for letter
-            if v.names is None:
-                return []
-            return [self.candidate(k, " ".join(v.tokens[s:e]), (s, e)) for s, e in v.spellings.get(targets.spelled, ())]
-        if targets.spelled:  # as Revised Romanization spells it, or said as it sounds
-            said = transliterate.spoken_korean(targets.word) if targets.word else ""
+        if targets.spelled:  # as Revised Romanization spells it, or a name said as it sounds
+            if not targets.name and v.names is None:
+                return []  # a common noun used as a name (나리, Typhoon Nari) only where it is capitalized
+            said = transliterate.spoken_korean(targets.word) if targets.word and targets.name else ""
             spans = sorted({*v.spellings.get(targets.spelled, ()), *(v.spoken.get(said, ()) if said else ())})
             return [self.candidate(k, " ".join(v.tokens[s:e]), (s, e)) for s, e in spans]
         if not targets.sound:

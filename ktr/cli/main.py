@@ -113,32 +113,61 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             shown.close()
     _exit_code.append(code)
+    if argv is None and _stopped:
+        _exit_now(within=LAST_STEPS)  # before the interpreter waits for threads the stop cut short
     return code
 
 
 #: the program's exit status, once its command is done (:func:`_exit_now`)
 _exit_code: list[int] = []
+#: the signal that stopped the command, if one did
+_stopped: list[int] = []
+#: seconds the last steps at exit may take once a signal has stopped the program: the signal
+#: raised where the command was, and a library's thread may be left waiting for ever on a lock it
+#: cut short (a worker pool's manager thread on a future's lock, taken by ``wait()`` one future
+#: at a time when the signal came), which the interpreter would join at exit
+LAST_STEPS = 5.0
 
 
-def _exit_now() -> None:
+def _exit_now(within: float | None = None) -> None:
     """The program's last step at exit, once the interpreter has waited for worker processes and
-    run what the command registered: multiprocessing's and logging's own steps at exit, the
-    standard streams flushed, then the process ends with the command's status, without tearing
-    down every table (a fifth of a second or more, during which a stopping signal found Python's
-    handlers gone: exit 143 without a word, the workers' semaphores left to the resource
-    tracker's warning)."""
+    run what the command registered (or, ``within`` seconds at most, as soon as a stopped command
+    returns): multiprocessing's and logging's own steps at exit, the standard streams flushed,
+    then the process ends with the command's status, without tearing down every table (a fifth
+    of a second or more, during which a stopping signal found Python's handlers gone: exit 143
+    without a word, the workers' semaphores left to the resource tracker's warning)."""
     if not _exit_code:
         return
-    if "multiprocessing.util" in sys.modules:
-        sys.modules["multiprocessing.util"]._exit_function()
-    if "logging" in sys.modules:
-        sys.modules["logging"].shutdown()
+    _last_steps(within)
+    os._exit(_exit_code[-1])
+
+
+def _last_steps(within: float | None = None) -> None:
+    """multiprocessing's steps at exit (its finalizers: the workers' semaphores unlinked) and
+    logging's, then the standard streams flushed; the steps in a thread of their own given at most
+    ``within`` seconds, when given (see :data:`LAST_STEPS`)."""
+
+    def steps() -> None:
+        if "multiprocessing.util" in sys.modules:
+            sys.modules["multiprocessing.util"]._exit_function()
+        if "logging" in sys.modules:
+            sys.modules["logging"].shutdown()
+
+    if within is None:
+        steps()
+    else:
+        aside = threading.Thread(target=steps, name="ktr-last-steps", daemon=True)
+        try:
+            aside.start()
+        except RuntimeError:  # no new thread while the interpreter shuts down (Python 3.12)
+            steps()
+        else:
+            aside.join(within)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):  # a pipe closed, a stream closed
             pass
-    os._exit(_exit_code[-1])
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -152,6 +181,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+        _stopped.append(signum)
         with _held():
             from ktr.execution.processes import stop_children
 
@@ -198,8 +228,6 @@ def _late(signum: int, frame: FrameType | None) -> None:
     does at exit is done, and the process exits with 128 + the signal's number."""
     for s in STOPPING:
         signal.signal(s, signal.SIG_IGN)
-    from multiprocessing import util
-
     from ktr.execution.processes import stop_children
 
     stop_children()
@@ -208,7 +236,7 @@ def _late(signum: int, frame: FrameType | None) -> None:
         print(f"ktr: {STOPPING[signum]}", file=sys.stderr, flush=True)
     except (OSError, ValueError):  # a terminal that hung up, a stream closed
         pass
-    util._exit_function()  # type: ignore[attr-defined]  # its finalizers: the semaphores unlinked
+    _last_steps(within=LAST_STEPS)
     os._exit(128 + signum)
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from ktr.sample import paths as sample_paths
 from tests.conftest import ROOT
-from tests.execution.test_processes import assert_nothing_left
+from tests.execution.test_processes import WORKER, assert_nothing_left, processes_of
 
 pytestmark = pytest.mark.slow  # ktr in a subprocess, stopped
 
@@ -29,6 +29,20 @@ sys.argv[0] = "ktr"
 code = main()
 threading.Thread(target=time.sleep, args=(3,)).start()
 sys.exit(code)
+"""
+
+#: ``ktr`` as the program, with a thread that never ends (the interpreter joins it at exit) and a
+#: step of multiprocessing's at exit that never returns: what a stop can leave behind when its
+#: signal cuts a library's locking short (a worker pool's manager thread waiting on a future's
+#: lock that the main thread took as the signal came)
+STUCK_AT_EXIT = """
+import multiprocessing.util, sys, threading
+from ktr.cli import main
+sys.argv[0] = "ktr"
+never = threading.Event()
+threading.Thread(target=never.wait, name="stuck").start()
+multiprocessing.util.Finalize(None, never.wait, exitpriority=10)
+sys.exit(main())
 """
 
 
@@ -73,6 +87,30 @@ def test_sigterm_once_the_output_is_written_is_one_line(tmp_path):
         os.killpg(run.pid, signal.SIGTERM)
         assert run.wait(timeout=60) == 143
         time.sleep(1)  # the resource tracker, had it anything to say
+        assert err.read_text(encoding="utf-8") == "ktr: terminated\n"
+        assert_nothing_left(run.pid)
+    finally:
+        if run.poll() is None:
+            run.kill()
+
+
+def test_a_stop_ends_the_program_whatever_is_left_waiting_at_exit(tmp_path):
+    """Before: a SIGTERM to the group of a ``--jobs 2`` run said ``ktr: terminated`` and the
+    process then waited for ever in the interpreter's exit, for a thread the stop had left waiting
+    on a lock (seen once in CI: the run still there 120 s after the signal)."""
+    p = sample_paths()
+    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
+    src.write_bytes(Path(p["source"]).read_bytes() * 2000)
+    hyp.write_bytes(Path(p["fluent"]).read_bytes() * 2000)
+    run, _, err = start(
+        tmp_path, ["-c", STUCK_AT_EXIT], "score", "-s", str(src), "-t", str(hyp), "-a", "mecab", "--jobs", "2"
+    )
+    try:
+        wait_for(lambda: any(WORKER in command for _, command in processes_of(run.pid).values()), run)
+        time.sleep(1)
+        assert run.poll() is None, "the run ended before it was stopped: give it more lines"
+        os.killpg(run.pid, signal.SIGTERM)
+        assert run.wait(timeout=60) == 143
         assert err.read_text(encoding="utf-8") == "ktr: terminated\n"
         assert_nothing_left(run.pid)
     finally:

@@ -48,7 +48,6 @@ def forget() -> None:
     relations._index.clear()
     for cached in (relations._lemma, relations._synset, relations._synsets, relations._above, relations.relation):
         cached.cache_clear()
-    relations._phrases.cache_clear()
 
 
 @pytest.fixture

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import sqlite3
 import stat
 import tempfile
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ktr.cache import cache_dir, cannot_write
 
@@ -92,11 +92,11 @@ def _build(path: Path, graph: Graph) -> None:
 
 
 def _valid(db: sqlite3.Connection) -> bool:
-    """Whether an index read back is whole: SQLite finds it sound (``quick_check``), and it holds
-    its tables with the rows it was written with."""
+    """Whether an index read back is whole: it holds its tables with the rows it was written with.
+    (A page damaged elsewhere fails the query that reads it, and a row of another shape the check
+    of every row read: :func:`_query` builds the index anew then. SQLite's ``quick_check``, which
+    reads the whole file, took 30-50 ms of every run's start.)"""
     try:
-        if db.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
-            return False
         counts = db.execute("SELECT lemmas, synsets FROM counts").fetchall()
         held = db.execute("SELECT (SELECT count(*) FROM lemmas), (SELECT count(*) FROM synsets)").fetchall()
         return len(counts) == 1 and counts == held
@@ -190,11 +190,19 @@ def _joined(numbers: list[int]) -> str:
 
 
 def _numbers(text: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in text.split(",")) if text else ()
+    """A list of synset numbers as the index holds it (``12,345``; empty for none); ValueError or
+    TypeError for anything else."""
+    if not _text(text):
+        return ()
+    if text.isascii() and text.replace(",", "").isdigit():
+        return tuple(map(int, text.split(",")))  # an empty number between commas: ValueError
+    raise ValueError(f"not a list of synset numbers: {text!r}")
 
 
-#: a list of synset numbers as the index holds it
-_LIST = re.compile(r"(?:[0-9]+(?:,[0-9]+)*)?")
+def _text(value: str) -> str:
+    if type(value) is not str:
+        raise TypeError(f"not a text: {value!r}")
+    return value
 
 
 _lock = threading.Lock()
@@ -234,32 +242,31 @@ def _rebuild() -> sqlite3.Connection:
     return db
 
 
-def _query(sql: str, args: tuple[object, ...], lists: int = 0) -> list[tuple[str, ...]]:
-    """The rows of a query on the index (texts, the last ``lists`` of each a list of synset
-    numbers). An index that fails a query or answers with what it cannot hold (locked by another
-    process, changed under this one) is built anew, once per process."""
-    db = _db()
+R = TypeVar("R")
+
+
+def _query(sql: str, args: tuple[object, ...], row: Callable[..., R]) -> list[R]:
+    """The rows of a query on the index, each read by ``row`` (its values as arguments), which
+    raises ValueError or TypeError for a value the index cannot hold. An index that fails a query
+    or answers with such a value (locked by another process, changed under this one) is built
+    anew, once per process."""
+    db = _index.get("db") or _db()
     try:
-        rows = db.execute(sql, args).fetchall()
-        if all(
-            all(isinstance(value, str) for value in row) and all(_LIST.fullmatch(v) for v in row[len(row) - lists :])
-            for row in rows
-        ):
-            return rows
-    except sqlite3.Error:
+        return [row(*values) for values in db.execute(sql, args).fetchall()]
+    except (sqlite3.Error, ValueError, TypeError):
         pass
     with _lock:
         if _index.get("db") is db and "rebuilt" not in _index:
             _index["db"] = _index["rebuilt"] = _rebuild()
     if _index["db"] is db:
         raise RuntimeError(f"WordNet's index of relations cannot be read ({_path()})")
-    return _query(sql, args, lists)
+    return _query(sql, args, row)
 
 
 @lru_cache(maxsize=262144)
 def _lemma(name: str) -> tuple[int, ...]:
-    rows = _query("SELECT synsets FROM lemmas WHERE name = ?", (name,), lists=1)
-    return _numbers(rows[0][0]) if rows else ()
+    rows = _query("SELECT synsets FROM lemmas WHERE name = ?", (name,), _numbers)
+    return rows[0] if rows else ()
 
 
 class Synset(NamedTuple):
@@ -274,39 +281,35 @@ class Synset(NamedTuple):
     lexfile: int = -1  # its lexicographer file (18: noun.person), -1 for a number the index lacks
 
 
+def _synset_row(
+    pos: str, hypernyms: str, antonyms: str, parts: str, entails: str, derived: str, lexfile: str
+) -> Synset:
+    return Synset(
+        _text(pos),
+        _numbers(hypernyms),
+        _numbers(antonyms),
+        _numbers(parts),
+        _numbers(entails),
+        _numbers(derived),
+        _numbers(lexfile)[0] if _text(lexfile) else -1,
+    )
+
+
 @lru_cache(maxsize=262144)
 def _synset(number: int) -> Synset:
     """A synset: its part of speech and the synsets it points to (none, for a number the index lacks)."""
     rows = _query(
         "SELECT pos, hypernyms, antonyms, parts, entails, derived, lexfile FROM synsets WHERE id = ?",
         (number,),
-        lists=6,
+        _synset_row,
     )
-    if not rows:
-        return Synset("", (), (), (), (), ())
-    pos, hypernyms, antonyms, parts, entails, derived, lexfile = rows[0]
-    return Synset(
-        pos,
-        _numbers(hypernyms),
-        _numbers(antonyms),
-        _numbers(parts),
-        _numbers(entails),
-        _numbers(derived),
-        int(lexfile) if lexfile else -1,
-    )
+    return rows[0] if rows else Synset("", (), (), (), (), ())
 
 
 def is_lemma(phrase: str) -> bool:
     """Whether WordNet lists ``phrase`` (lower case, words joined by spaces) as a lemma: "pick
     up", "street lamp", "give up"."""
-    return phrase in _phrases() if " " in phrase else bool(_lemma(phrase))
-
-
-@lru_cache(maxsize=1)
-def _phrases() -> frozenset[str]:
-    """WordNet's lemmas of several words (about 60,000), held in memory: phrases are asked about
-    far more often than they are found."""
-    return frozenset(name for (name,) in _query("SELECT name FROM lemmas WHERE name LIKE '% %'", ()))
+    return bool(_lemma(phrase))
 
 
 @lru_cache(maxsize=65536)

@@ -113,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             shown.close()
     _exit_code.append(code)
-    if argv is None and _stopped:
-        _exit_now(within=LAST_STEPS)  # before the interpreter waits for threads the stop cut short
+    if argv is None and _stopped:  # before the interpreter waits for threads the stop cut short
+        for s in STOPPING:
+            signal.signal(s, signal.SIG_IGN)  # stopped once, said once
+        _exit_now(within=LAST_STEPS)
     return code
 
 

@@ -2,7 +2,7 @@
 ktr writes", 4): a cache folder that cannot be written costs time only, and a cache file that is
 damaged, planted, locked or not a file at all is never believed, never waited on, and built anew.
 
-WordNet's index of relations (``relations-*.sqlite``, ktr/english/relations.py) is damaged here
+WordNet's index of relations (``relations-*.sqlite``, ktr/english/wordnet_index.py) is damaged here
 in each way a file can be, in this process, and asked the relations tests/test_semantic.py pins;
 the default cascade (which has the semantic stage, and so the index) runs as a subprocess in a
 cache folder that is read-only or full.
@@ -25,7 +25,7 @@ import pytest
 
 from ktr.embeddings import store as store_module
 from ktr.embeddings.store import VectorStore
-from ktr.english import relations
+from ktr.english import relations, wordnet_index
 from ktr.errors import CacheWarning
 from ktr.resources import sample_dir
 from tests.conftest import ROOT, write
@@ -45,8 +45,8 @@ PAIRS = [
 
 def forget() -> None:
     """This process forgets the index and every answer it gave."""
-    relations._index.clear()
-    for cached in (relations._lemma, relations._synset, relations._synsets, relations._above, relations.relation):
+    wordnet_index._index.clear()
+    for cached in (wordnet_index.lemma, wordnet_index.synset, relations._synsets, relations._above, relations.relation):
         cached.cache_clear()
 
 
@@ -128,7 +128,7 @@ def test_a_damaged_index_of_relations_is_built_anew(cache, damage):
     damage(path)
     assert answers() == [expected for _, _, expected in PAIRS]
     assert path.is_file() and not path.is_symlink()
-    assert relations._valid(sqlite3.connect(path)) and files_in(cache) == [path.name]
+    assert wordnet_index._valid(sqlite3.connect(path)) and files_in(cache) == [path.name]
     assert len(path.read_bytes()) == len(whole)
 
 

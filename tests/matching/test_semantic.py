@@ -132,17 +132,17 @@ def test_the_paper_config_has_no_semantic_stage():
 
 
 def test_the_relations_index_reads_wordnet_as_nltk_does():
-    # ktr/english/relations.py reads WordNet's data files itself; NLTK's synsets are the reference:
+    # ktr/english/wordnet_index.py reads WordNet's data files itself; NLTK's synsets are the reference:
     # for every synset of 400 lemmas drawn at random, the same part of speech, hypernyms (with
     # instance hypernyms) and antonyms, each synset known by its part of speech and lemmas, in
     # the same order
     import random
 
-    from ktr.english import relations
+    from ktr.english import wordnet_index
     from ktr.english.wordnet import load
 
     wn = load()
-    lemmas, rows = relations._graph()
+    lemmas, rows = wordnet_index._graph()
     names: dict[int, set[str]] = {}
     for name, numbers in lemmas.items():
         for n in numbers:

@@ -34,6 +34,8 @@ _SYNSETS = (
     "CREATE TABLE synsets (id INTEGER PRIMARY KEY, pos TEXT, hypernyms TEXT, antonyms TEXT,"
     " parts TEXT, entails TEXT, derived TEXT, lexfile TEXT)"
 )
+
+
 Graph = tuple[dict[str, list[int]], list["Row"]]
 
 
@@ -249,6 +251,8 @@ def _query(sql: str, args: tuple[object, ...], row: Callable[[tuple[object, ...]
 
 @lru_cache(maxsize=262144)
 def lemma(name: str) -> tuple[int, ...]:
+    """The synsets of lemma ``name`` (lower case, words joined by spaces) in WordNet's order of
+    senses; none for a word WordNet does not list."""
     rows = _query("SELECT synsets FROM lemmas WHERE name = ?", (name,), _first_numbers)
     return rows[0] if rows else ()
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ktr.controls import columns, padded, shown
 from ktr.reports.paper_tables import DECIMALS, table
+from ktr.reports.run_tables import Table, layout
 from ktr.scoring.corpus import Report
 from ktr.scoring.layout import TSV_COLUMNS, cell, sentence_rows
 
@@ -43,7 +44,7 @@ def as_text(report: Report, sentences: bool = False, decimals: int = DECIMALS, f
     scores = [i for i in range(len(header)) if i not in counts]
     lines = []
     for part in (scores, [0, *counts]):
-        lines += aligned([[row[i] for i in part] for row in (header, *body)])
+        lines += layout(Table([header[i] for i in part], [[row[i] for i in part] for row in body]))
         lines.append("")
     agg = report.signature.aggregation
     first = report.systems[0].summary()  # the sentences themselves may not have been kept
@@ -81,19 +82,6 @@ def packed(clauses: list[str], width: int = TEXT_WIDTH) -> list[str]:
             lines[-1] += "; " + clause
         else:
             lines.append(clause)
-    return lines
-
-
-def aligned(rows: list[list[str]]) -> list[str]:
-    """A text table: the first row the header, ruled under; the first column left-aligned, the
-    others right-aligned, in terminal columns (Hangul takes two)."""
-    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for n, row in enumerate(rows):
-        cells = [padded(row[0], widths[0])] + [padded(c, w, right=True) for c, w in zip(row[1:], widths[1:])]
-        lines.append("  ".join(cells))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
     return lines
 
 
@@ -150,7 +138,7 @@ def as_tsv(report: Report) -> str:
 def estimates_text(report: Report) -> list[str]:
     """The table of ``ktr score --confidence/--paired-bs/--paired-ar``: score, 95% CI (unless
     ``--paired-ar`` alone) and p per metric."""
-    from ktr.reports.run_tables import Table, layout, metric_cells, metric_header
+    from ktr.reports.run_tables import metric_cells, metric_header
 
     estimates = report.estimates or {}
     signature = report.signature

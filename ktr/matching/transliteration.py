@@ -354,13 +354,7 @@ def _distance(a: str, b: str, stop: int | None = None) -> int:
 def similarity(a: str, b: str) -> float:
     """1 - edit distance / longer length, counting only symbols that are not optional; keys
     with fewer than 3 such symbols must match exactly."""
-    la, lb = required_length(a), required_length(b)
-    if not la or not lb:
-        return 0.0
-    distance = _distance(a, b)
-    if min(la, lb) < 3:
-        return 1.0 if distance == 0 else 0.0
-    return max(0.0, 1.0 - distance / max(la, lb))
+    return _similarity(a, b)
 
 
 @lru_cache(maxsize=262_144)
@@ -368,25 +362,34 @@ def similarity_reaching(a: str, b: str, threshold: float) -> float:
     """:func:`similarity` of two keys where it reaches ``threshold``, else 0.0 (or, for a threshold
     of 0 or less, the similarity itself): the edit distance is left as soon as it cannot end
     close enough."""
+    return _similarity(a, b, threshold) if threshold > 0.0 else similarity(a, b)
+
+
+def _similarity(a: str, b: str, threshold: float | None = None) -> float:
+    """:func:`similarity`; with a ``threshold`` above 0, 0.0 wherever it is below it."""
     la, lb = required_length(a), required_length(b)
     if not la or not lb:
         return 0.0
-    if threshold <= 0.0:
-        return similarity(a, b)
-    if min(la, lb) < 3:
-        stop = 0 if threshold <= 1.0 else -1
-    else:
-        longer, stop = max(la, lb), -1  # the largest distance that still reaches the threshold
-        while stop < longer and 1.0 - (stop + 1) / longer >= threshold:
-            stop += 1
-    if stop < 0:
+    stop = None if threshold is None else _largest_distance(la, lb, threshold)
+    if stop is not None and stop < 0:
         return 0.0
     distance = _distance(a, b, stop)
-    if distance > stop:
+    if stop is not None and distance > stop:
         return 0.0
     if min(la, lb) < 3:
         return 1.0 if distance == 0 else 0.0
     return max(0.0, 1.0 - distance / max(la, lb))
+
+
+def _largest_distance(la: int, lb: int, threshold: float) -> int:
+    """The largest edit distance of two keys of ``la`` and ``lb`` required symbols whose
+    similarity still reaches ``threshold`` (above 0); -1 where none does."""
+    if min(la, lb) < 3:  # must match exactly
+        return 0 if threshold <= 1.0 else -1
+    longer, stop = max(la, lb), -1
+    while stop < longer and 1.0 - (stop + 1) / longer >= threshold:
+        stop += 1
+    return stop
 
 
 # -- short names, said with their vowels -----------------------------------------------------

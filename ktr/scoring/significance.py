@@ -157,17 +157,22 @@ def mean_statistic(values: Sequence[float | None]) -> RatioStatistic:
     return RatioStatistic(np.array([0.0 if v is None else v for v in values], dtype=float), has)
 
 
+def _chunks(total: int, rows: int) -> Iterator[int]:
+    """How many rows each chunk of ``total`` rows draws, ``rows`` at most."""
+    done = 0
+    while done < total:
+        k = min(rows, total - done)
+        yield k
+        done += k
+
+
 def resample_counts(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
     """Rows of sentence counts, ``resamples`` in all, in chunks; the same for the same seed."""
     rng = np.random.default_rng(seed)
-    rows = max(1, _CHUNK_CELLS // max(n, 1))
-    done = 0
-    while done < resamples:
-        k = min(rows, resamples - done)
+    for k in _chunks(resamples, max(1, _CHUNK_CELLS // max(n, 1))):
         idx = rng.choice(n, size=(k, n), replace=True)
         flat = (idx + n * np.arange(k)[:, None]).ravel()
         yield np.bincount(flat, minlength=k * n).reshape(k, n).astype(float)
-        done += k
 
 
 def bootstrap(
@@ -218,12 +223,8 @@ def randomization_masks(n: int, trials: int, seed: int) -> Iterator[np.ndarray]:
     stay with their systems), in chunks; sacreBLEU's for the same seed: a chunk of whole 32 rows
     draws the same bits as one draw of every row."""
     rng = np.random.default_rng(seed)
-    rows = max(32, _CHUNK_CELLS // max(n, 1) // 32 * 32)
-    done = 0
-    while done < trials:
-        k = min(rows, trials - done)
+    for k in _chunks(trials, max(32, _CHUNK_CELLS // max(n, 1) // 32 * 32)):
         yield rng.integers(2, size=(k, n), dtype=bool)
-        done += k
 
 
 def randomization(

@@ -16,7 +16,7 @@ import pytest
 
 from ktr.sample import paths as sample_paths
 from tests.conftest import ROOT
-from tests.execution.test_processes import WORKER, assert_nothing_left, processes_of
+from tests.execution.test_processes import WORKER, _default_signals, assert_nothing_left, processes_of
 
 pytestmark = pytest.mark.slow  # ktr in a subprocess, stopped
 
@@ -46,9 +46,14 @@ sys.exit(main())
 """
 
 
-def _default_signals() -> None:
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, signal.SIG_DFL)
+def sample_copies(tmp_path: Path, copies: int) -> tuple[str, str]:
+    """The sample's source and fluent output, each ``copies`` times over, as files: a run of
+    the length a test needs."""
+    p = sample_paths()
+    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
+    src.write_bytes(Path(p["source"]).read_bytes() * copies)
+    hyp.write_bytes(Path(p["fluent"]).read_bytes() * copies)
+    return str(src), str(hyp)
 
 
 def start(tmp_path: Path, program: list[str], *args: str) -> tuple[subprocess.Popen[bytes], Path, Path]:
@@ -76,11 +81,8 @@ def wait_for(check, run: subprocess.Popen[bytes], seconds: float = 300) -> None:
 def test_sigterm_once_the_output_is_written_is_one_line(tmp_path):
     """Before: exit 143 without a word (Python's handlers were gone), and the resource tracker's
     warning of the workers' leaked semaphores."""
-    p = sample_paths()
-    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
-    src.write_bytes(Path(p["source"]).read_bytes() * 50)
-    hyp.write_bytes(Path(p["fluent"]).read_bytes() * 50)
-    run, out, err = start(tmp_path, ["-c", HELD_AT_EXIT], "score", "-s", str(src), "-t", str(hyp), "--jobs", "2", "-q")
+    src, hyp = sample_copies(tmp_path, 50)
+    run, out, err = start(tmp_path, ["-c", HELD_AT_EXIT], "score", "-s", src, "-t", hyp, "--jobs", "2", "-q")
     try:
         wait_for(lambda: out.read_text(encoding="utf-8").count("\n") > 3 and "signature" in out.read_text(), run)
         time.sleep(0.5)
@@ -98,13 +100,8 @@ def test_a_stop_ends_the_program_whatever_is_left_waiting_at_exit(tmp_path):
     """Before: a SIGTERM to the group of a ``--jobs 2`` run said ``ktr: terminated`` and the
     process then waited for ever in the interpreter's exit, for a thread the stop had left waiting
     on a lock (seen once in CI: the run still there 120 s after the signal)."""
-    p = sample_paths()
-    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
-    src.write_bytes(Path(p["source"]).read_bytes() * 2000)
-    hyp.write_bytes(Path(p["fluent"]).read_bytes() * 2000)
-    run, _, err = start(
-        tmp_path, ["-c", STUCK_AT_EXIT], "score", "-s", str(src), "-t", str(hyp), "-a", "mecab", "--jobs", "2"
-    )
+    src, hyp = sample_copies(tmp_path, 2000)
+    run, _, err = start(tmp_path, ["-c", STUCK_AT_EXIT], "score", "-s", src, "-t", hyp, "-a", "mecab", "--jobs", "2")
     try:
         wait_for(lambda: any(WORKER in command for _, command in processes_of(run.pid).values()), run)
         time.sleep(1)
@@ -122,11 +119,8 @@ def test_sighup_to_the_group_of_a_dask_run_is_one_line(tmp_path):
     """Before: a dozen tracebacks (the resource tracker killed, relaunched and unable to find the
     workers' semaphores; the cluster's connections closed under it)."""
     pytest.importorskip("distributed")
-    p = sample_paths()
-    src, hyp = tmp_path / "src.ko", tmp_path / "mt.en"
-    src.write_bytes(Path(p["source"]).read_bytes() * 400)
-    hyp.write_bytes(Path(p["fluent"]).read_bytes() * 400)
-    run, _, err = start(tmp_path, ["-m", "ktr"], "score", "-s", str(src), "-t", str(hyp), "--engine", "dask", "-q")
+    src, hyp = sample_copies(tmp_path, 400)
+    run, _, err = start(tmp_path, ["-m", "ktr"], "score", "-s", src, "-t", hyp, "--engine", "dask", "-q")
     try:
         wait_for(lambda: "a local cluster" in err.read_text(encoding="utf-8"), run)
         time.sleep(1.5)  # scoring on the cluster

@@ -4,10 +4,9 @@ Both go through :func:`tokenize`, so an equivalent such as ``department store`` 
 ``well-known`` becomes the token sequence it must match. Digit groups lose their thousands
 separators (``1,000`` → ``1000``); decimals keep their point (``12.3``); dotted abbreviations
 lose their dots (``U.S.`` → ``us``, as the lexicon writes ``US``). ``$``, ``€``, ``£``, ``¥``,
-``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent; ``o'clock`` is one
-word. Terminal
-escape sequences (a colour code, a window title: :data:`ktr.controls.ESCAPE`) are removed whole
-first, as the source's normalization removes them (:mod:`ktr.korean.normalize`); other control
+``₩`` and ``%`` are read as the words dollar, euro, pound, yen, won and percent; ``o'clock`` is
+one word. Terminal escape sequences (a colour code, a window title: :data:`ktr.controls.ESCAPE`)
+are removed whole first, as the source's normalization removes them (:mod:`ktr.korean.normalize`); other control
 characters are no word characters, so they separate words as a space does.
 """
 

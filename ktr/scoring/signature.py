@@ -1,5 +1,6 @@
 """The signature of a score: everything needed to reproduce it, in a full and a short form
-(sacreBLEU's practice), and a brief one for a terminal that names the short form by its digest. A metric derives its own (:meth:`ktr.scoring.metric.KTR.signature`)."""
+(sacreBLEU's practice), and a brief one for a terminal that names the short form by its digest.
+A metric derives its own (:meth:`ktr.scoring.metric.KTR.signature`)."""
 
 from __future__ import annotations
 
